@@ -1,0 +1,52 @@
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { requireAdminToken } from '../http/auth';
+import { Errors, GatewayError } from '../http/errors';
+import { methodNotAllowed } from '../http/method-not-allowed';
+import { parseRequest } from '../http/validate';
+import { UnknownAccountError, type KeyStore } from '../keys/key-store';
+
+export const createKeySchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  models: z.array(z.string().min(1).max(256)).max(1000).optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+  account_id: z.string().min(1).max(128).optional(),
+  project: z.string().trim().min(1).max(200).optional(),
+  member: z.string().trim().min(1).max(200).optional(),
+});
+
+/** The operator's key management: `POST /api/admin/keys` (the secret is returned once), list, revoke. */
+export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, jsonBody: RequestHandler): Router {
+  const router = Router();
+  const admin = requireAdminToken(adminToken);
+
+  router
+    .route('/api/admin/keys')
+    .post(admin, jsonBody, async (req, res) => {
+      const input = parseRequest(createKeySchema, req.body);
+      const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+      if (expiresAt && expiresAt.getTime() <= Date.now()) throw Errors.validation('expires_at', 'must be in the future.');
+      try {
+        const { key, view } = await keys.create({ name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member });
+        res.status(201).json({ ...view, key });
+      } catch (err) {
+        if (err instanceof UnknownAccountError) throw new GatewayError(404, 'account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
+        throw err;
+      }
+    })
+    .get(admin, async (_req, res) => {
+      res.json({ object: 'list', data: await keys.list() });
+    })
+    .all(methodNotAllowed(['GET', 'POST']));
+
+  router
+    .route('/api/admin/keys/:id')
+    .delete(admin, async (req, res, next) => {
+      const view = await keys.revoke(String(req.params.id));
+      if (!view) return next(new GatewayError(404, 'key_not_found', `No API key "${req.params.id}".`));
+      res.json(view);
+    })
+    .all(methodNotAllowed(['DELETE']));
+
+  return router;
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { ModelConfig } from '../config/gateway-config-schema';
+import { parseUnitPrice, type UnitPrice } from './price';
+
+/**
+ * When a model lists no price for a dimension, the dimension is billed like
+ * the one it is a kind of: reasoning is output, cache traffic is input.
+ */
+const FALLBACK_DIMENSION: Record<string, string> = {
+  reasoning: 'output',
+  cache_read: 'input',
+  cache_write_5m: 'input',
+  cache_write_1h: 'input',
+  cache_miss: 'input',
+};
+
+/** All prices of the catalog by model and lane, with a digest that names this exact table. */
+export class PriceTable {
+  private readonly prices = new Map<string, Map<string, UnitPrice>>();
+  readonly digest: string;
+  readonly canonical: Record<string, Record<string, string>>;
+
+  constructor(models: ModelConfig[]) {
+    const canonical: Record<string, Record<string, string>> = {};
+    for (const model of models) {
+      const lanes = new Map<string, ModelConfig['pricing']>();
+      for (const route of model.routes) lanes.set(route.lane, { ...model.pricing, ...route.pricing });
+      for (const [lane, pricing] of lanes) {
+        const key = priceKey(model.id, lane);
+        const parsed = new Map<string, UnitPrice>();
+        const shown: Record<string, string> = {};
+        for (const dim of Object.keys(pricing).sort()) {
+          const price = parseUnitPrice(pricing[dim]);
+          parsed.set(dim, price);
+          shown[dim] = `${price.usd}/${price.per}`;
+        }
+        this.prices.set(key, parsed);
+        canonical[key] = shown;
+      }
+    }
+    this.canonical = Object.fromEntries(Object.entries(canonical).sort(([a], [b]) => a.localeCompare(b)));
+    this.digest = createHash('sha256').update(JSON.stringify(this.canonical)).digest('hex');
+  }
+
+  /** The price of one dimension on a model's lane, or null when the model has none for it. */
+  priceOf(modelId: string, lane: string, dimension: string): UnitPrice | null {
+    const lanePrices = this.prices.get(priceKey(modelId, lane));
+    if (!lanePrices) return null;
+    const direct = lanePrices.get(dimension);
+    if (direct) return direct;
+    const fallback = FALLBACK_DIMENSION[dimension];
+    return (fallback && lanePrices.get(fallback)) || null;
+  }
+
+  lanePrices(modelId: string, lane: string): ReadonlyMap<string, UnitPrice> | undefined {
+    return this.prices.get(priceKey(modelId, lane));
+  }
+}
+
+function priceKey(modelId: string, lane: string): string {
+  return `${modelId}@${lane}`;
+}

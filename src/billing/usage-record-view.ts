@@ -1,0 +1,48 @@
+import type { UsageRecord } from '../generated/prisma/client';
+
+/** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
+export interface UsageRecordView {
+  object: 'usage.request';
+  id: string;
+  created_at: number;
+  model: string;
+  endpoint: string;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    measurement: unknown;
+    dimensions: unknown;
+  };
+  billing: { currency: string; amount_microusd: number; pricing_version: number; line_items: unknown };
+  routing: unknown;
+  provider_usage: unknown;
+  log_id: string;
+}
+
+export function toUsageRecordView(row: UsageRecord): UsageRecordView {
+  return {
+    object: 'usage.request',
+    id: row.id,
+    created_at: Math.floor(row.createdAt.getTime() / 1000),
+    model: row.model,
+    endpoint: row.endpoint,
+    usage: {
+      prompt_tokens: row.promptTokens,
+      completion_tokens: row.completionTokens,
+      total_tokens: row.totalTokens,
+      measurement: row.measurement,
+      dimensions: row.dimensions,
+    },
+    billing: {
+      currency: row.currency,
+      // Safe as a JSON number: a single request would need to cost $9 billion to lose precision.
+      amount_microusd: Number(row.amountMicrousd),
+      pricing_version: row.pricingVersion,
+      line_items: row.lineItems,
+    },
+    routing: row.routing,
+    provider_usage: row.providerUsage,
+    log_id: row.logId,
+  };
+}

@@ -1,0 +1,72 @@
+import type { Principal } from '../keys/principal';
+import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
+import type { UsageRecorder } from './usage-recorder';
+
+export interface Settlement {
+  statusCode: number;
+  usage: MeasuredUsage | null;
+  pricedAs: { modelId: string; lane: string } | null;
+  charge: boolean;
+  ttftMs: number | null;
+  wasStreaming: boolean;
+  servedBy: ServedBy | null;
+  errorCode: string | null;
+}
+
+/**
+ * The promise of exactly one usage record for one request. Whoever finishes
+ * the request (the service on success, the error handler on failure)
+ * settles it; the first settlement wins and later ones are ignored, so a
+ * record is never missing and never written twice.
+ */
+export class UsageTicket {
+  /** The model or route name the client asked for, once known. */
+  model = '';
+  private settled = false;
+
+  constructor(
+    private readonly recorder: UsageRecorder,
+    readonly requestId: string,
+    readonly principal: Principal,
+    readonly endpoint: string,
+    readonly createdAt: Date,
+    private readonly startedAtMs: number,
+  ) {}
+
+  get isSettled(): boolean {
+    return this.settled;
+  }
+
+  elapsedMs(): number {
+    return Math.round(performance.now() - this.startedAtMs);
+  }
+
+  async settle(s: Settlement): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    const routing: PublicRouting = {
+      status_code: s.statusCode,
+      total_duration_ms: this.elapsedMs(),
+      ttft_ms: s.ttftMs,
+      was_streaming: s.wasStreaming,
+    };
+    await this.recorder.record({
+      requestId: this.requestId,
+      principal: this.principal,
+      createdAt: this.createdAt,
+      model: this.model,
+      endpoint: this.endpoint,
+      usage: s.usage,
+      pricedAs: s.pricedAs,
+      charge: s.charge,
+      routing,
+      servedBy: s.servedBy,
+      errorCode: s.errorCode,
+    });
+  }
+
+  /** A request that failed before any usage: recorded, not charged. */
+  fail(statusCode: number, errorCode: string, wasStreaming = false): Promise<void> {
+    return this.settle({ statusCode, usage: null, pricedAs: null, charge: false, ttftMs: null, wasStreaming, servedBy: null, errorCode });
+  }
+}

@@ -1,0 +1,97 @@
+import type { PrismaClient } from '../generated/prisma/client';
+import type { Logger } from '../observability/logger';
+import type { GatewayMetrics } from '../observability/metrics';
+import type { UsageRecordRow } from './usage-record';
+import type { UsageSpool } from './usage-spool';
+
+interface Pending {
+  row: UsageRecordRow;
+  done: () => void;
+}
+
+const MAX_BATCH = 500;
+const RETRY_DELAYS_MS = [25, 100, 400];
+
+/**
+ * Commits usage records with group commit: a record is written at once when
+ * the database is idle, and records that arrive while a batch is being
+ * written go together in the next one. So one request costs one insert, and
+ * a thousand concurrent requests cost a handful, and `write()` resolves only
+ * once the record is durable, in the database or in the local spool.
+ */
+export class UsageWriter {
+  private queue: Pending[] = [];
+  private draining: Promise<void> | null = null;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly spool: UsageSpool,
+    private readonly logger: Logger,
+    private readonly metrics: GatewayMetrics,
+  ) {}
+
+  write(row: UsageRecordRow): Promise<void> {
+    return new Promise<void>((done) => {
+      this.queue.push({ row, done });
+      if (!this.draining) this.draining = this.drain();
+    });
+  }
+
+  /** Resolves when every record handed to `write()` so far is durable. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** Moves records left in the spool by an earlier outage into the database. */
+  async replaySpool(): Promise<number> {
+    const count = await this.spool.drain((rows) => this.insert(rows));
+    if (count) this.logger.info('usage records replayed from the spool', { count, file: this.spool.file });
+    return count;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        await this.commit(batch.map((p) => p.row));
+        for (const p of batch) p.done();
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  private async commit(rows: UsageRecordRow[]): Promise<void> {
+    const started = process.hrtime.bigint();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.insert(rows);
+        this.metrics.usageRecordsWritten.inc({}, rows.length);
+        this.metrics.usageFlushDuration.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
+        return;
+      } catch (err) {
+        if (attempt >= RETRY_DELAYS_MS.length) {
+          await this.spoolOrDie(rows, err);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt]));
+      }
+    }
+  }
+
+  private async spoolOrDie(rows: UsageRecordRow[], cause: unknown): Promise<void> {
+    this.logger.error('usage records could not be committed; writing them to the spool', { count: rows.length, err: cause });
+    try {
+      await this.spool.append(rows);
+      this.metrics.usageRecordsSpooled.inc({}, rows.length);
+    } catch (spoolErr) {
+      // Last resort: the log line itself carries the records, so an operator can still restore them.
+      this.logger.error('usage spool failed; the records are in this log line', { err: spoolErr, records: rows });
+    }
+  }
+
+  /** `skipDuplicates` makes replays idempotent: the request id is the primary key. */
+  private async insert(rows: UsageRecordRow[]): Promise<void> {
+    await this.prisma.usageRecord.createMany({ data: rows as never, skipDuplicates: true });
+  }
+}

@@ -1,0 +1,43 @@
+import type { Candidate } from '../catalog/catalog';
+import { GatewayError } from '../http/errors';
+import type { ChatRequest } from './chat-request-schema';
+
+/**
+ * Keeps the candidates whose catalog entry supports what the request uses
+ * (tools, tool_choice, response_format, images, streaming, max_tokens), so
+ * that nothing unsupported is ever sent upstream. When none is left, the
+ * first candidate's reason is the error.
+ */
+export function filterCapableCandidates(candidates: Candidate[], req: ChatRequest): Candidate[] {
+  let firstError: GatewayError | undefined;
+  const capable = candidates.filter((c) => {
+    const problem = unsupportedFeature(c, req);
+    if (problem && !firstError) firstError = problem;
+    return !problem;
+  });
+  if (!capable.length) throw firstError!;
+  return capable;
+}
+
+function unsupportedFeature(candidate: Candidate, req: ChatRequest): GatewayError | undefined {
+  const model = candidate.model.config;
+  const caps = model.capabilities;
+  const refuse = (param: string, capability: string) =>
+    new GatewayError(400, 'unsupported_parameter', `The model "${model.id}" does not support ${capability}; remove "${param}" or pick a model whose catalog entry supports it.`, { param });
+  if (req.tools?.length && !caps.tools) return refuse('tools', 'tools (catalog parameters.tools is false)');
+  if (req.tool_choice && req.tool_choice !== 'auto' && !caps.tool_choice) return refuse('tool_choice', 'tool_choice');
+  if (req.response_format && req.response_format.type !== 'text' && !caps.json_output) return refuse('response_format', 'JSON output');
+  if (req.stream && !caps.streaming) return refuse('stream', 'streaming');
+  if (!model.modalities.input.includes('image') && hasImageParts(req)) return refuse('messages', 'image input');
+  const maxTokens = req.max_completion_tokens ?? req.max_tokens;
+  const limit = model.max_output_tokens;
+  if (maxTokens && limit && maxTokens > limit) {
+    const param = req.max_completion_tokens ? 'max_completion_tokens' : 'max_tokens';
+    return new GatewayError(400, 'max_tokens_out_of_range', `"${param}" is ${maxTokens}, above the ${limit} output tokens the model "${model.id}" allows.`, { param });
+  }
+  return undefined;
+}
+
+function hasImageParts(req: ChatRequest): boolean {
+  return req.messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+}

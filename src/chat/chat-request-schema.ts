@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/**
+ * `POST /v1/chat/completions` request, in the OpenAI wire shape. Unknown
+ * fields are dropped rather than forwarded, so that a field one provider
+ * understands never reaches another that would reject the whole call.
+ */
+
+const httpsOrDataUrl = z
+  .string()
+  .max(30 * 1024 * 1024)
+  .refine((url) => /^https:\/\/[^\s]+$/i.test(url) || /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$/i.test(url), {
+    message: 'must be an https:// URL or a data:image/(png|jpeg|gif|webp);base64 URL',
+  });
+
+export const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });
+export const imagePartSchema = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: httpsOrDataUrl, detail: z.enum(['auto', 'low', 'high']).optional() }),
+});
+const userPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema]);
+
+const toolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+});
+
+const textContent = z.union([z.string(), z.array(textPartSchema).min(1)]);
+
+export const chatMessageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: textContent, name: z.string().optional() }),
+  z.object({ role: z.literal('developer'), content: textContent, name: z.string().optional() }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(userPartSchema).min(1)]), name: z.string().optional() }),
+  z
+    .object({
+      role: z.literal('assistant'),
+      content: z.union([textContent, z.null()]).optional(),
+      tool_calls: z.array(toolCallSchema).nullish(),
+      reasoning_content: z.string().nullish(),
+      refusal: z.string().nullish(),
+      name: z.string().optional(),
+    })
+    .refine((m) => (m.content !== undefined && m.content !== null) || (m.tool_calls?.length ?? 0) > 0, {
+      message: 'an assistant message needs content or tool_calls',
+      path: ['content'],
+    }),
+  z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1) }),
+]);
+
+const toolSchema = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64'),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+const toolChoiceSchema = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+const responseFormatSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64'),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+
+export const reasoningSchema = z.object({
+  effort: z.enum(['low', 'medium', 'high']).optional(),
+  max_tokens: z.number().int().nonnegative().optional(),
+});
+
+const positiveTokens = z.number().int().positive();
+
+export const chatRequestSchema = z
+  .object({
+    model: z.string().min(1).max(256),
+    messages: z.array(chatMessageSchema).min(1, 'at least one message is required').max(10_000),
+    stream: z.boolean().nullish(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+    tools: z.array(toolSchema).max(128).nullish(),
+    tool_choice: toolChoiceSchema.nullish(),
+    parallel_tool_calls: z.boolean().nullish(),
+    response_format: responseFormatSchema.nullish(),
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    top_k: z.number().int().positive().nullish(),
+    max_tokens: positiveTokens.nullish(),
+    max_completion_tokens: positiveTokens.nullish(),
+    stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
+    n: z.number().int().min(1).max(8).nullish(),
+    seed: z.number().int().nullish(),
+    presence_penalty: z.number().min(-2).max(2).nullish(),
+    frequency_penalty: z.number().min(-2).max(2).nullish(),
+    logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullish(),
+    logprobs: z.boolean().nullish(),
+    top_logprobs: z.number().int().min(0).max(20).nullish(),
+    user: z.string().max(256).nullish(),
+    reasoning_effort: z.enum(['low', 'medium', 'high']).nullish(),
+    reasoning: reasoningSchema.nullish(),
+  })
+  .superRefine((req, ctx) => {
+    const choice = req.tool_choice;
+    if (choice && typeof choice === 'object') {
+      if (!req.tools?.some((t) => t.function.name === choice.function.name)) {
+        ctx.addIssue({ code: 'custom', path: ['tool_choice', 'function', 'name'], message: `names no tool in "tools": "${choice.function.name}"` });
+      }
+    } else if (choice === 'required' && !req.tools?.length) {
+      ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: '"required" needs at least one tool in "tools"' });
+    }
+    if (req.stream_options && !req.stream) {
+      ctx.addIssue({ code: 'custom', path: ['stream_options'], message: 'is only allowed when "stream" is true' });
+    }
+  });
+
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+export type ChatMessage = z.infer<typeof chatMessageSchema>;

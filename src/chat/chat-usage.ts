@@ -1,0 +1,67 @@
+import { countPromptTokens, countTextTokens } from '../billing/local-token-count';
+import { dimensionsFromUsage } from '../billing/usage-dimensions';
+import type { MeasuredUsage } from '../billing/usage-record';
+import type { ChatUsage } from '../providers/chat-types';
+import { totalCacheWrites, type ProviderUsage } from '../providers/usage';
+import type { ChatRequest } from './chat-request-schema';
+
+export function measuredFromProvider(usage: ProviderUsage): MeasuredUsage {
+  return {
+    promptTokens: usage.inputTokens,
+    completionTokens: usage.outputTokens,
+    dimensions: dimensionsFromUsage(usage),
+    measurement: { input: 'provider', output: 'provider' },
+    providerUsage: { family: usage.family, raw_fields: usage.raw },
+  };
+}
+
+/**
+ * Usage counted by the gateway itself, for an answer whose upstream never
+ * reported usage (a stream cut off or abandoned before its usage chunk).
+ */
+export function estimateLocally(req: ChatRequest, outputText: string, family: string): MeasuredUsage {
+  const estimate: ProviderUsage = {
+    inputTokens: countPromptTokens(req.messages, req.tools),
+    outputTokens: countTextTokens(outputText),
+    reasoningTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: { ttl5m: 0, ttl1h: 0 },
+    reportsCache: false,
+    family,
+    raw: {},
+  };
+  return { ...measuredFromProvider(estimate), measurement: { input: 'local_estimate', output: 'local_estimate' } };
+}
+
+/** Usage in the OpenAI shape the client reads, with the cache details when the upstream reported them. */
+export function toClientUsage(usage: ProviderUsage): ChatUsage {
+  const out: ChatUsage = {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+  const rawPromptDetails = (usage.raw.prompt_tokens_details ?? {}) as Record<string, unknown>;
+  const rawCompletionDetails = (usage.raw.completion_tokens_details ?? {}) as Record<string, unknown>;
+  if (usage.reportsCache) {
+    const writes = totalCacheWrites(usage);
+    out.prompt_tokens_details = {
+      ...rawPromptDetails,
+      cached_tokens: usage.cacheReadTokens,
+      cache_write_tokens: writes,
+      cache_miss_tokens: Math.max(0, usage.inputTokens - usage.cacheReadTokens - writes),
+    };
+  } else if (Object.keys(rawPromptDetails).length) {
+    out.prompt_tokens_details = rawPromptDetails;
+  }
+  out.completion_tokens_details = { ...rawCompletionDetails, reasoning_tokens: usage.reasoningTokens };
+  return out;
+}
+
+/** The same figures from a MeasuredUsage, for answers whose usage the gateway estimated. */
+export function clientUsageFromMeasured(usage: MeasuredUsage): ChatUsage {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
+}

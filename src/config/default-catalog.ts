@@ -1,0 +1,95 @@
+import type { GatewayConfigInput } from './gateway-config-schema';
+
+type Modalities = NonNullable<GatewayConfigInput['models'][number]['modalities']>;
+
+/**
+ * The catalog served when no GATEWAY_CONFIG is given. Prices are list prices
+ * in USD per million tokens; `reasoning` is priced as output because the
+ * providers bill thinking tokens as output tokens.
+ *
+ * Each provider here is served by the built-in simulator unless its API key
+ * variable is set (see default-config.ts).
+ */
+export const DEFAULT_PROVIDERS = {
+  openai: { type: 'openai', base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY' },
+  // Anthropic's and Google's OpenAI-compatible endpoints, until their native adapters serve these models.
+  anthropic: { type: 'openai', base_url: 'https://api.anthropic.com/v1', api_key_env: 'ANTHROPIC_API_KEY' },
+  gemini: { type: 'openai', base_url: 'https://generativelanguage.googleapis.com/v1beta/openai', api_key_env: 'GEMINI_API_KEY' },
+  xai: { type: 'openai', base_url: 'https://api.x.ai/v1', api_key_env: 'XAI_API_KEY' },
+} as const satisfies GatewayConfigInput['providers'];
+
+const chatVision: Modalities = { input: ['text', 'image'], output: ['text'] };
+const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };
+
+function route(provider: keyof typeof DEFAULT_PROVIDERS, upstream_model: string) {
+  return [{ provider, upstream_model, lane: 'standard' }];
+}
+
+export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
+  {
+    id: 'gpt-4.1-mini', owned_by: 'openai', family: 'openai', endpoint_types: ['chat'],
+    context_window: 1_047_576, max_output_tokens: 32_768, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '0.40', cache_read: '0.10', output: '1.60' }, routes: route('openai', 'gpt-4.1-mini'),
+  },
+  {
+    id: 'gpt-4.1', owned_by: 'openai', family: 'openai', endpoint_types: ['chat'],
+    context_window: 1_047_576, max_output_tokens: 32_768, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '2.00', cache_read: '0.50', output: '8.00' }, routes: route('openai', 'gpt-4.1'),
+  },
+  {
+    id: 'o3', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    context_window: 200_000, max_output_tokens: 100_000, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '2.00', cache_read: '0.50', output: '8.00', reasoning: '8.00' }, routes: route('openai', 'o3'),
+  },
+  {
+    id: 'o4-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    context_window: 200_000, max_output_tokens: 100_000, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '1.10', cache_read: '0.275', output: '4.40', reasoning: '4.40' }, routes: route('openai', 'o4-mini'),
+  },
+  {
+    id: 'claude-sonnet-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
+    routes: route('anthropic', 'claude-sonnet-4-5'),
+  },
+  {
+    id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    context_window: 200_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
+    routes: route('anthropic', 'claude-opus-4-6'),
+  },
+  {
+    id: 'claude-haiku-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '1.00', cache_write_5m: '1.25', cache_write_1h: '2.00', cache_read: '0.10', output: '5.00', reasoning: '5.00' },
+    routes: route('anthropic', 'claude-haiku-4-5'),
+  },
+  {
+    id: 'gemini-2.5-flash', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '0.30', cache_read: '0.03', output: '2.50', reasoning: '2.50' }, routes: route('gemini', 'gemini-2.5-flash'),
+  },
+  {
+    id: 'gemini-2.5-pro', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
+    pricing: { input: '1.25', cache_read: '0.125', output: '10.00', reasoning: '10.00' }, routes: route('gemini', 'gemini-2.5-pro'),
+  },
+  {
+    id: 'text-embedding-3-small', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
+    context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
+    capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false },
+    embedding: { dimensions: 1536, max_inputs: 2048 }, pricing: { input: '0.02' }, routes: route('openai', 'text-embedding-3-small'),
+  },
+  {
+    id: 'text-embedding-3-large', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
+    context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
+    capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false },
+    embedding: { dimensions: 3072, max_inputs: 2048 }, pricing: { input: '0.13' }, routes: route('openai', 'text-embedding-3-large'),
+  },
+];
+
+export const DEFAULT_ROUTES: GatewayConfigInput['routes'] = [
+  { name: 'fast', models: ['gpt-4.1-mini', 'claude-haiku-4-5', 'gemini-2.5-flash'] },
+  { name: 'smart', models: ['claude-sonnet-4-5', 'gpt-4.1', 'gemini-2.5-pro'] },
+];
+

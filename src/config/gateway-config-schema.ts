@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/**
+ * The gateway config file (YAML or JSON, path in GATEWAY_CONFIG): providers,
+ * models with their routes and prices, and route aliases / policies.
+ * Field names are snake_case, as in the wire API.
+ */
+
+/** A price in USD as a decimal string or number, per `per` units (default: per million tokens). */
+const decimalUsd = z.union([
+  z.string().regex(/^\d+(\.\d{1,12})?$/, 'must be a non-negative decimal such as "2.50"'),
+  z.number().nonnegative().finite(),
+]);
+
+export const priceSchema = z.union([
+  decimalUsd,
+  z.strictObject({ usd: decimalUsd, per: z.number().int().positive().default(1_000_000) }),
+]);
+
+/** Prices by usage dimension name (`input`, `output`, `cache_read`, `cache_write_5m`, ...). */
+export const pricingSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'dimension names are snake_case'), priceSchema);
+
+export const providerTypeSchema = z.enum(['openai', 'anthropic', 'gemini', 'xai']);
+
+export const providerSchema = z.strictObject({
+  type: providerTypeSchema,
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  /** Name of the environment variable that holds the API key. */
+  api_key_env: z.string().min(1).optional(),
+  /** Served by the built-in simulator instead of a real upstream. */
+  simulator: z.boolean().default(false),
+  timeout_ms: z.number().int().positive().default(600_000),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+
+export const endpointTypeSchema = z.enum(['chat', 'embeddings', 'responses', 'decisions', 'videos']);
+
+export const modelRouteSchema = z.strictObject({
+  provider: z.string().min(1),
+  upstream_model: z.string().min(1),
+  lane: z.string().min(1).default('standard'),
+  /** Overrides the model's prices on this lane. */
+  pricing: pricingSchema.optional(),
+});
+
+export const modelSchema = z.strictObject({
+  id: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, 'letters, digits and . _ : / - only'),
+  owned_by: z.string().min(1),
+  /** Model family, which selects the reasoning rules: `openai`, `openai-reasoning`, `anthropic`, `gemini`, ... */
+  family: z.string().min(1),
+  endpoint_types: z.array(endpointTypeSchema).min(1),
+  context_window: z.number().int().positive(),
+  max_output_tokens: z.number().int().positive().optional(),
+  modalities: z
+    .strictObject({
+      input: z.array(z.enum(['text', 'image', 'audio', 'video', 'file'])).default(['text']),
+      output: z.array(z.enum(['text', 'image', 'audio', 'video', 'embedding'])).default(['text']),
+    })
+    .default({ input: ['text'], output: ['text'] }),
+  capabilities: z
+    .strictObject({
+      tools: z.boolean().default(false),
+      tool_choice: z.boolean().default(false),
+      json_output: z.boolean().default(false),
+      vision: z.boolean().default(false),
+      streaming: z.boolean().default(true),
+      prompt_caching: z.boolean().default(false),
+    })
+    .default({ tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false }),
+  embedding: z.strictObject({ dimensions: z.number().int().positive(), max_inputs: z.number().int().positive().default(2048) }).optional(),
+  pricing: pricingSchema,
+  routes: z.array(modelRouteSchema).min(1),
+});
+
+export const routePolicySchema = z.strictObject({
+  name: z.string().min(1),
+  /** Models tried in this order: the first is preferred, the rest are fallbacks. */
+  models: z.array(z.string().min(1)).min(1),
+});
+
+export const gatewayConfigSchema = z
+  .strictObject({
+    providers: z.record(z.string().min(1), providerSchema),
+    models: z.array(modelSchema).min(1),
+    routes: z.array(routePolicySchema).default([]),
+  })
+  .superRefine((config, ctx) => {
+    const modelIds = new Set<string>();
+    config.models.forEach((model, i) => {
+      if (modelIds.has(model.id)) ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: `duplicate model id "${model.id}"` });
+      modelIds.add(model.id);
+      model.routes.forEach((route, j) => {
+        if (!config.providers[route.provider]) {
+          ctx.addIssue({ code: 'custom', path: ['models', i, 'routes', j, 'provider'], message: `unknown provider "${route.provider}"` });
+        }
+      });
+      if (model.endpoint_types.includes('embeddings') && !model.embedding) {
+        ctx.addIssue({ code: 'custom', path: ['models', i, 'embedding'], message: 'embedding models need embedding.dimensions' });
+      }
+    });
+    config.routes.forEach((policy, i) => {
+      if (modelIds.has(policy.name)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: `"${policy.name}" is already a model id` });
+      policy.models.forEach((id, j) => {
+        if (!modelIds.has(id)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'models', j], message: `unknown model "${id}"` });
+      });
+    });
+  });
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
+export type ProviderConfig = z.infer<typeof providerSchema>;
+export type ModelConfig = z.infer<typeof modelSchema>;
+export type ModelRouteConfig = z.infer<typeof modelRouteSchema>;
+export type PricingConfig = z.infer<typeof pricingSchema>;
+export type PriceConfig = z.infer<typeof priceSchema>;
+export type EndpointType = z.infer<typeof endpointTypeSchema>;
+export type ProviderType = z.infer<typeof providerTypeSchema>;

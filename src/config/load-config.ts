@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { gatewayConfigSchema, type GatewayConfig, type GatewayConfigInput } from './gateway-config-schema';
+import { DEFAULT_MODELS, DEFAULT_PROVIDERS, DEFAULT_ROUTES } from './default-catalog';
+
+/** A config file that cannot be used; the message names the file and the field. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Reads the gateway config: the file named by GATEWAY_CONFIG, or the default
+ * catalog. For the default catalog, a provider whose API key variable is unset
+ * is served by the built-in simulator, and `<PREFIX>_BASE_URL` overrides the
+ * upstream address (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, ...).
+ */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv): { config: GatewayConfig; source: string } {
+  const file = env.GATEWAY_CONFIG;
+  if (file) return { config: parseConfigFile(file), source: path.resolve(file) };
+  return { config: defaultConfig(env), source: 'built-in default catalog' };
+}
+
+export function parseConfigFile(file: string): GatewayConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`GATEWAY_CONFIG: cannot read ${file}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${file}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
+  }
+  return validateConfig(raw, file);
+}
+
+export function validateConfig(raw: unknown, origin: string): GatewayConfig {
+  const parsed = gatewayConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`${origin}: invalid gateway config:\n${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`).join('\n');
+}
+
+function defaultConfig(env: NodeJS.ProcessEnv): GatewayConfig {
+  const providers: GatewayConfigInput['providers'] = {};
+  for (const [name, provider] of Object.entries(DEFAULT_PROVIDERS)) {
+    const prefix = provider.api_key_env.replace(/_API_KEY$/, '');
+    providers[name] = {
+      ...provider,
+      base_url: env[`${prefix}_BASE_URL`] || provider.base_url,
+      simulator: !env[provider.api_key_env],
+    };
+  }
+  return validateConfig({ providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES }, 'built-in default catalog');
+}

@@ -1,0 +1,31 @@
+import { PrismaClient } from '../generated/prisma/client';
+
+/** The data layer the gateway runs on: one Prisma client plus raw SQL for migrations. */
+export interface Database {
+  readonly prisma: PrismaClient;
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs one or more SQL statements outside Prisma (migrations, leases). */
+  execScript(sql: string): Promise<void>;
+  /** Serialises migrations across processes that share the database. */
+  withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` selects PostgreSQL; absent selects embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite data folder. */
+  dataDir: string;
+  /** Connection pool size on PostgreSQL. */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    // Loaded lazily so that one database's driver never costs the other's memory.
+    const { openPostgres } = require('./postgres') as typeof import('./postgres.js');
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  }
+  const { openPglite } = require('./pglite') as typeof import('./pglite.js');
+  return openPglite(options.dataDir);
+}

@@ -1,0 +1,36 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
+import { PrismaClient } from '../generated/prisma/client';
+import type { Database } from './database';
+
+/** An arbitrary but fixed key for pg_advisory_lock, so instances migrate one at a time. */
+const MIGRATION_LOCK_KEY = 7_340_001;
+
+export async function openPostgres(connectionString: string, poolSize: number): Promise<Database> {
+  const pool = new Pool({ connectionString, max: poolSize });
+  // Fail at start-up with the driver's own message rather than on the first request.
+  const probe = await pool.connect();
+  probe.release();
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    kind: 'postgres',
+    async execScript(sql) {
+      await pool.query(sql);
+    },
+    async withMigrationLock(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { adminKeysRouter } from './admin/admin-keys-router';
+import { PriceTable } from './billing/price-table';
+import { registerPriceTable } from './billing/price-table-version';
+import { UsageRecorder } from './billing/usage-recorder';
+import { UsageSpool } from './billing/usage-spool';
+import { UsageWriter } from './billing/usage-writer';
+import { Catalog } from './catalog/catalog';
+import { needsSimulator, resolveProviders } from './catalog/providers';
+import { chatRouter } from './chat/chat-router';
+import { ChatService } from './chat/chat-service';
+import type { GatewayEnv } from './config/env';
+import type { GatewayConfig } from './config/gateway-config-schema';
+import { openDatabase, type Database } from './db/database';
+import { migrate } from './db/migrate';
+import { buildApp, jsonBodyParser } from './http/app';
+import { requireApiKey } from './http/auth';
+import { OverloadGuard } from './http/overload-guard';
+import { KeyStore } from './keys/key-store';
+import { modelsRouter } from './models/models-router';
+import { healthRouter } from './observability/health-router';
+import type { Logger } from './observability/logger';
+import { GatewayMetrics } from './observability/metrics';
+import { startSimulator, type SimulatorHandle } from './simulator/server';
+import { UsageQueries } from './usage/usage-queries';
+import { usageRouter } from './usage/usage-router';
+import { mountGraphql, type GraphqlServer } from './graphql/graphql-server';
+
+export interface GatewayOptions {
+  env: GatewayEnv;
+  rawEnv: NodeJS.ProcessEnv;
+  config: GatewayConfig;
+  configSource: string;
+  logger: Logger;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  server: Server;
+  db: Database;
+  services: GatewayServices;
+  simulator?: SimulatorHandle;
+  /** Stops taking requests, finishes those in flight, flushes usage records, closes everything. */
+  shutdown(reason: string): Promise<void>;
+}
+
+/** The capability services, shared by REST and GraphQL. */
+export interface GatewayServices {
+  catalog: Catalog;
+  keys: KeyStore;
+  chat: ChatService;
+  usage: UsageQueries;
+  recorder: UsageRecorder;
+  writer: UsageWriter;
+  metrics: GatewayMetrics;
+  prices: PriceTable;
+  pricingVersion: number;
+  logger: Logger;
+}
+
+/** Builds and starts the whole gateway: database, catalog, services, HTTP and GraphQL. */
+export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
+  const { env, logger, config } = opts;
+  const startedAt = performance.now();
+
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: path.join(env.dataDir, 'pglite') });
+  const migrations = await migrate(db);
+  logger.info('database ready', { database: db.kind, migrations_applied: migrations.applied, ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}) });
+
+  const simulator = needsSimulator(config) ? await startSimulator({ port: env.SIMULATOR_PORT }) : undefined;
+  const providers = resolveProviders(config, opts.rawEnv, simulator?.url);
+  const simulated = [...providers.values()].filter((p) => p.simulated).map((p) => p.name);
+  if (simulator) {
+    logger.info('built-in simulator serving providers without an API key', {
+      simulator_url: simulator.url,
+      simulated_providers: simulated,
+      hint: 'set OPENAI_API_KEY (and ANTHROPIC_API_KEY, GEMINI_API_KEY, XAI_API_KEY) to route those models to the real upstreams',
+    });
+  }
+
+  const metrics = new GatewayMetrics();
+  const catalog = new Catalog(config, providers);
+  const prices = new PriceTable(config.models);
+  const pricingVersion = await registerPriceTable(db.prisma, prices);
+  const writer = new UsageWriter(db.prisma, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
+  await writer.replaySpool();
+  const recorder = new UsageRecorder(prices, pricingVersion, writer, metrics);
+  const keys = new KeyStore(db.prisma, env.GATEWAY_KEY_CACHE_MS);
+  const services: GatewayServices = {
+    catalog, keys, chat: new ChatService(catalog, metrics), usage: new UsageQueries(db.prisma),
+    recorder, writer, metrics, prices, pricingVersion, logger,
+  };
+
+  const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
+  const jsonBody = jsonBodyParser(env.GATEWAY_MAX_BODY_BYTES);
+  const httpServer = createServer();
+  let graphql: GraphqlServer | undefined;
+  let draining = false;
+  const app = buildApp({
+    logger, metrics, guard, bodyLimit: env.GATEWAY_MAX_BODY_BYTES, logRequests: env.LOG_REQUESTS,
+    open: [healthRouter(db, metrics, () => draining), adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody)],
+    authenticated: [
+      modelsRouter({ catalog, prices, pricingVersion, loadedAt: Math.floor(Date.now() / 1000) }),
+      chatRouter(services.chat, recorder, logger, jsonBody),
+      usageRouter(services.usage),
+    ],
+    requireApiKey: requireApiKey(keys),
+    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody))],
+  });
+  await graphql?.start();
+  httpServer.on('request', app);
+  httpServer.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(env.PORT, env.HOST, () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
+  logger.info('gateway listening', {
+    url, config: opts.configSource, models: catalog.allModels().length, pricing_version: pricingVersion,
+    admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
+    startup_ms: Math.round(performance.now() - startedAt),
+  });
+
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (reason: string) =>
+    (shuttingDown ??= (async () => {
+      draining = true;
+      logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
+      const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
+      if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
+      await graphql?.stop();
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeIdleConnections();
+        if (!idle) httpServer.closeAllConnections();
+      });
+      await writer.flush();
+      await simulator?.close();
+      await db.close();
+      logger.info('shutdown complete', { reason });
+    })());
+
+  return { url, port, server: httpServer, db, services, simulator, shutdown };
+}

@@ -1,0 +1,36 @@
+import type { NextFunction, Request, Response } from 'express';
+import { logIdFor } from '../billing/usage-record';
+import type { Logger } from '../observability/logger';
+import type { GatewayMetrics } from '../observability/metrics';
+import { locals } from './request-locals';
+
+/** One structured log line and the request metrics per request, when its response ends or the client leaves. */
+export function accessLog(logger: Logger, metrics: GatewayMetrics, logRequests: boolean) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const l = locals(res);
+      const seconds = (performance.now() - l.startedAt) / 1000;
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      const status = res.writableFinished ? res.statusCode : 499;
+      metrics.httpRequests.inc({ method: req.method, route, status: String(status) });
+      metrics.httpDuration.observe({ route }, seconds);
+      if (logRequests) {
+        logger.info('request', {
+          request_id: l.requestId,
+          log_id: logIdFor(l.requestId),
+          method: req.method,
+          path: req.path,
+          status,
+          duration_ms: Math.round(seconds * 1e4) / 10,
+          key_id: l.principal?.keyId,
+        });
+      }
+    };
+    res.once('finish', finish);
+    res.once('close', finish);
+    next();
+  };
+}

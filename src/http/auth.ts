@@ -1,0 +1,38 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { KeyStore } from '../keys/key-store';
+import { Errors } from './errors';
+import { locals } from './request-locals';
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401. */
+export function requireApiKey(keys: KeyStore) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) return next(Errors.missingApiKey());
+    const principal = await keys.authenticate(token);
+    if (!principal) return next(Errors.invalidApiKey());
+    locals(res).principal = principal;
+    next();
+  };
+}
+
+/** The operator's admin token (GATEWAY_ADMIN_TOKEN), compared in constant time. */
+export function requireAdminToken(adminToken: string | undefined) {
+  const expected = adminToken ? digest(adminToken) : undefined;
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!expected) return next(Errors.adminDisabled());
+    const token = bearerToken(req.headers.authorization);
+    if (!token || !timingSafeEqual(digest(token), expected)) return next(Errors.invalidAdminToken());
+    next();
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

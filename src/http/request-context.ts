@@ -1,0 +1,14 @@
+import type { UsageTicket } from '../billing/usage-ticket';
+import type { Principal } from '../keys/principal';
+import type { Logger } from '../observability/logger';
+
+/** What a capability service needs to know about the request it serves, whichever door (REST, GraphQL) it came through. */
+export interface RequestContext {
+  requestId: string;
+  principal: Principal;
+  /** Aborted when the client goes away, so upstream calls stop too. */
+  signal: AbortSignal;
+  /** The request's one usage record. */
+  ticket: UsageTicket;
+  logger: Logger;
+}

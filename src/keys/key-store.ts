@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../generated/prisma/client';
+import { hashKeySecret, keyDisplayPrefix, newKeySecret } from './key-secret';
+import type { Principal } from './principal';
+
+export interface CreateKeyInput {
+  name: string;
+  models?: string[];
+  expiresAt?: Date | null;
+  accountId?: string;
+  project?: string;
+  member?: string;
+}
+
+export interface ApiKeyView {
+  id: string;
+  object: 'api_key';
+  name: string;
+  key_prefix: string;
+  models: string[];
+  account_id: string;
+  project_id: string | null;
+  member_id: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export const DEFAULT_ACCOUNT_ID = 'acct_default';
+
+interface CacheEntry {
+  principal: Principal | null;
+  until: number;
+}
+
+/**
+ * API keys, stored as SHA-256 digests. Verified keys (and unknown ones) are
+ * cached for a short time so that authenticating a request is not a database
+ * round trip; a revocation takes effect within that time on every instance.
+ */
+export class KeyStore {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly maxCacheEntries = 10_000;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly cacheMs: number,
+  ) {}
+
+  async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
+    const hash = hashKeySecret(secret);
+    const cached = this.cache.get(hash);
+    let principal: Principal | null;
+    if (cached && cached.until > now) {
+      principal = cached.principal;
+    } else {
+      principal = await this.load(hash);
+      if (this.cache.size >= this.maxCacheEntries) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(hash, { principal, until: now + this.cacheMs });
+    }
+    if (principal?.expiresAt && principal.expiresAt.getTime() <= now) return null;
+    return principal;
+  }
+
+  private async load(hash: string): Promise<Principal | null> {
+    const row = await this.prisma.apiKey.findUnique({ where: { keyHash: hash } });
+    if (!row || row.revokedAt) return null;
+    return {
+      keyId: row.id,
+      accountId: row.accountId,
+      projectId: row.projectId,
+      memberId: row.memberId,
+      keyName: row.name,
+      allowedModels: row.allowedModels.length ? new Set(row.allowedModels) : null,
+      expiresAt: row.expiresAt,
+    };
+  }
+
+  /** Creates a key and returns its secret, which is not stored and cannot be shown again. */
+  async create(input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
+    const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
+    if (accountId === DEFAULT_ACCOUNT_ID) {
+      await this.prisma.account.upsert({ where: { id: accountId }, create: { id: accountId, name: 'default' }, update: {} });
+    } else if (!(await this.prisma.account.findUnique({ where: { id: accountId } }))) {
+      throw new UnknownAccountError(accountId);
+    }
+    const projectId = input.project ? await this.upsertProject(accountId, input.project) : null;
+    const memberId = input.member ? await this.upsertMember(accountId, input.member) : null;
+    const key = newKeySecret();
+    const row = await this.prisma.apiKey.create({
+      data: {
+        id: `key_${randomUUID().replace(/-/g, '')}`,
+        accountId,
+        projectId,
+        memberId,
+        name: input.name,
+        keyHash: hashKeySecret(key),
+        keyPrefix: keyDisplayPrefix(key),
+        allowedModels: input.models ?? [],
+        expiresAt: input.expiresAt ?? null,
+      },
+    });
+    return { key, view: toView(row) };
+  }
+
+  async list(): Promise<ApiKeyView[]> {
+    const rows = await this.prisma.apiKey.findMany({ orderBy: { createdAt: 'desc' }, take: 1000 });
+    return rows.map(toView);
+  }
+
+  async revoke(id: string): Promise<ApiKeyView | null> {
+    const row = await this.prisma.apiKey.findUnique({ where: { id } });
+    if (!row) return null;
+    const updated = row.revokedAt ? row : await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    this.cache.delete(row.keyHash);
+    return toView(updated);
+  }
+
+  private async upsertProject(accountId: string, name: string): Promise<string> {
+    const row = await this.prisma.project.upsert({
+      where: { accountId_name: { accountId, name } },
+      create: { id: `proj_${randomUUID().replace(/-/g, '')}`, accountId, name },
+      update: {},
+    });
+    return row.id;
+  }
+
+  private async upsertMember(accountId: string, name: string): Promise<string> {
+    const row = await this.prisma.member.upsert({
+      where: { accountId_name: { accountId, name } },
+      create: { id: `mem_${randomUUID().replace(/-/g, '')}`, accountId, name },
+      update: {},
+    });
+    return row.id;
+  }
+}
+
+export class UnknownAccountError extends Error {
+  constructor(readonly accountId: string) {
+    super(`unknown account "${accountId}"`);
+  }
+}
+
+function toView(row: {
+  id: string; name: string; keyPrefix: string; allowedModels: string[]; accountId: string; projectId: string | null;
+  memberId: string | null; expiresAt: Date | null; revokedAt: Date | null; createdAt: Date;
+}): ApiKeyView {
+  return {
+    id: row.id,
+    object: 'api_key',
+    name: row.name,
+    key_prefix: row.keyPrefix,
+    models: row.allowedModels,
+    account_id: row.accountId,
+    project_id: row.projectId,
+    member_id: row.memberId,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,15 @@
+/** Who is calling: the API key and what it belongs to, as the request handlers see it. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  projectId: string | null;
+  memberId: string | null;
+  keyName: string;
+  /** Model ids or route names the key may use; null means every model. */
+  allowedModels: ReadonlySet<string> | null;
+  expiresAt: Date | null;
+}
+
+export function mayUseModel(principal: Principal, name: string): boolean {
+  return principal.allowedModels === null || principal.allowedModels.has(name);
+}

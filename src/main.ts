@@ -1,0 +1,72 @@
+import 'reflect-metadata';
+import { readEnv } from './config/env';
+import { ConfigError, loadGatewayConfig } from './config/load-config';
+import { ProviderConfigError } from './catalog/providers';
+import { startGateway } from './gateway';
+import { createLogger } from './observability/logger';
+import { runKeysCommand } from './keys/keys-cli';
+import { openDatabase } from './db/database';
+import { migrate } from './db/migrate';
+
+const USAGE = `usage: gateway <command>
+  serve                 start the gateway (default)
+  simulator             start the provider simulator alone
+  keys create --name N  create an API key [--models a,b] [--expires-at ISO] [--project P] [--member M]
+  keys list             list API keys (no secrets)
+  keys revoke <id>      revoke an API key
+  migrate               apply database migrations and exit`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv;
+  const env = readEnv(process.env);
+  const logger = createLogger(env.LOG_LEVEL, { service: 'gateway' });
+  switch (command) {
+    case 'serve': {
+      const { config, source } = loadGatewayConfig(process.env);
+      const gateway = await startGateway({ env, rawEnv: process.env, config, configSource: source, logger });
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        process.once(signal, () => {
+          gateway.shutdown(signal).then(
+            () => process.exit(0),
+            (err) => {
+              logger.error('shutdown failed', { err });
+              process.exit(1);
+            },
+          );
+        });
+      }
+      return -1;
+    }
+    case 'simulator': {
+      const { runSimulatorFromEnv } = require('./simulator/main') as typeof import('./simulator/main.js');
+      await runSimulatorFromEnv();
+      return -1;
+    }
+    case 'keys':
+      return runKeysCommand(rest, env);
+    case 'migrate': {
+      const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: `${env.dataDir}/pglite` });
+      const result = await migrate(db);
+      logger.info('migrations applied', { applied: result.applied });
+      await db.close();
+      return 0;
+    }
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err) => {
+    if (err instanceof ConfigError || err instanceof ProviderConfigError) {
+      process.stderr.write(`gateway: ${err.message}\n`);
+    } else {
+      process.stderr.write(`gateway: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,39 @@
+import type { ChatRequest } from '../chat/chat-request-schema';
+import type { ResolvedProvider } from '../catalog/providers';
+import type { ChatCompletion, ChatCompletionChunk } from './chat-types';
+import type { ProviderUsage } from './usage';
+
+/**
+ * A chat request after the gateway's rules were applied: the client's
+ * request, the upstream model name, and the reasoning settings decided for
+ * this model family (each adapter expresses them in its own protocol).
+ */
+export interface UpstreamChatRequest extends ChatRequest {
+  /** Upstream reasoning controls decided by the gateway; absent means leave the upstream default. */
+  thinking?: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high' };
+}
+
+export interface ChatCall {
+  provider: ResolvedProvider;
+  upstreamModel: string;
+  /** Model family from the catalog (`openai`, `openai-reasoning`, `anthropic`, `gemini`, ...). */
+  family: string;
+  request: UpstreamChatRequest;
+  signal: AbortSignal;
+}
+
+export interface ChatResult {
+  completion: ChatCompletion;
+  usage: ProviderUsage | null;
+}
+
+export type ChatStreamEvent =
+  | { type: 'chunk'; chunk: ChatCompletionChunk }
+  | { type: 'usage'; usage: ProviderUsage };
+
+/** One upstream protocol. Errors are thrown as UpstreamError; nothing here knows about HTTP routes or billing. */
+export interface ChatAdapter {
+  complete(call: ChatCall): Promise<ChatResult>;
+  /** Yields chunks in the canonical shape; resolves its first step only once the upstream accepted the call. */
+  stream(call: ChatCall): AsyncGenerator<ChatStreamEvent>;
+}

@@ -1,0 +1,96 @@
+import type { ChatAdapter, ChatCall, ChatResult, ChatStreamEvent } from '../chat-adapter';
+import type { ChatCompletion, ChatCompletionChunk } from '../chat-types';
+import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
+import { parseSse } from '../sse-parser';
+import { UpstreamError } from '../upstream-error';
+import { openAIChatChunkSchema, openAIChatCompletionSchema } from './openai-api';
+import { openAIErrorFromResponse, openAIStreamError } from './openai-errors';
+import { toOpenAIChatBody } from './openai-request';
+import { convertOpenAIUsage } from './openai-usage';
+
+/**
+ * OpenAI Chat Completions, and any upstream that speaks it (vLLM, Ollama,
+ * xAI, the OpenAI-compatible endpoints of other providers).
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ */
+export const openAIChatAdapter: ChatAdapter = {
+  async complete(call: ChatCall): Promise<ChatResult> {
+    const res = await post(call, false);
+    const text = await readBodyText(res.body).catch((err) => {
+      throw toUpstreamError(err, call.signal);
+    });
+    if (res.status >= 400) throw openAIErrorFromResponse(res.status, res.headers, text);
+    const parsed = openAIChatCompletionSchema.safeParse(safeJson(text));
+    if (!parsed.success) throw malformed(parsed.error.message);
+    const wire = parsed.data;
+    return {
+      completion: wire as unknown as ChatCompletion,
+      usage: wire.usage ? convertOpenAIUsage(wire.usage, familyLabel(call)) : null,
+    };
+  },
+
+  async *stream(call: ChatCall): AsyncGenerator<ChatStreamEvent> {
+    const res = await post(call, true);
+    if (res.status >= 400) throw openAIErrorFromResponse(res.status, res.headers, await readBodyText(res.body, 1024 * 1024));
+    let sawDone = false;
+    let sawFinish = false;
+    try {
+      for await (const event of parseSse(res.body)) {
+        if (event.data === '[DONE]') {
+          sawDone = true;
+          break;
+        }
+        const payload = safeJson(event.data) as { error?: unknown } | undefined;
+        if (payload && typeof payload === 'object' && 'error' in payload) throw openAIStreamError(payload);
+        if (event.event === 'error') throw openAIStreamError({ error: payload });
+        const parsed = openAIChatChunkSchema.safeParse(payload);
+        if (!parsed.success) throw malformed(parsed.error.message);
+        const chunk = parsed.data;
+        if (chunk.usage) yield { type: 'usage', usage: convertOpenAIUsage(chunk.usage, familyLabel(call)) };
+        if (chunk.choices.length) {
+          if (chunk.choices.some((c) => c.finish_reason)) sawFinish = true;
+          yield { type: 'chunk', chunk: { ...chunk, usage: undefined } as unknown as ChatCompletionChunk };
+        }
+      }
+    } catch (err) {
+      throw toUpstreamError(err, call.signal);
+    } finally {
+      if (!sawDone) res.body.destroy();
+    }
+    if (!sawDone && !sawFinish && !call.signal.aborted) {
+      throw new UpstreamError('the upstream stream ended before the answer was complete', { status: 502, retryable: true, cause: 'stream_cut' });
+    }
+  },
+};
+
+function post(call: ChatCall, stream: boolean) {
+  const body = toOpenAIChatBody(call.request, call.upstreamModel, stream);
+  return sendUpstream({
+    url: `${call.provider.baseUrl}/chat/completions`,
+    headers: {
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+      authorization: `Bearer ${call.provider.apiKey}`,
+      ...call.provider.headers,
+    },
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeoutMs: call.provider.timeoutMs,
+  });
+}
+
+function familyLabel(call: ChatCall): string {
+  return call.provider.type === 'xai' ? 'xai' : 'openai';
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function malformed(detail: string): UpstreamError {
+  return new UpstreamError(`the upstream answer does not have the OpenAI chat shape: ${detail.slice(0, 300)}`, { status: 502, retryable: true });
+}

@@ -1,0 +1,100 @@
+/**
+ * Per-request knobs. The gateway forwards what a client writes in its
+ * messages but not the client's headers, so a test steers the simulator from
+ * inside the prompt: `[sim status=429 retry_after=2]` anywhere in the last
+ * user message. Several blocks may appear; later values win. A bare key
+ * (`[sim hang]`) means `=1`.
+ *
+ * Unknown keys and malformed values are rejected rather than ignored: a typo
+ * in a test's directive should fail loudly, not silently test the happy path.
+ */
+export interface Directives {
+  /** Answer with this HTTP error status instead of a completion. */
+  status?: number;
+  /** The error's `code` field, overriding the one that goes with the status. */
+  code?: string;
+  /** Seconds to put in a `retry-after` header on the error. */
+  retryAfter?: number;
+  /** Fail only the first N times this same prompt is seen (status 500 unless `status` says otherwise). */
+  failTimes?: number;
+  /** Milliseconds before the first byte, replacing the start-up latency. */
+  latencyMs?: number;
+  /** Milliseconds between stream events, replacing the start-up pacing. */
+  paceMs?: number;
+  /** Characters of answer text per content chunk, replacing the start-up chunk size. */
+  chunkSize?: number;
+  /** Stream: close the connection abruptly after N content chunks. */
+  cutAfter?: number;
+  /** Stream: send an in-stream error event after N content chunks, then end. */
+  streamErrorAfter?: number;
+  /** Replay the recorded response of this name instead of generating one. */
+  replay?: string;
+  /** Length of the generated answer, in words. */
+  words?: number;
+  /** How many tools to call at once when answering with tool calls. */
+  toolCalls?: number;
+  /** Never answer; hold the request open until the client goes away. */
+  hang?: boolean;
+}
+
+export type DirectiveParseResult = { ok: true; directives: Directives } | { ok: false; message: string };
+
+const DIRECTIVE_BLOCK = /\[sim(?:\s+([^\]]*))?\]/gi;
+
+type Setter = (directives: Directives, value: string) => string | undefined;
+
+const integerSetter =
+  (apply: (directives: Directives, value: number) => void): Setter =>
+  (directives, value) => {
+    if (!/^\d+$/.test(value)) return `expects a non-negative integer, got '${value}'`;
+    apply(directives, Number(value));
+    return undefined;
+  };
+
+const wordSetter =
+  (apply: (directives: Directives, value: string) => void): Setter =>
+  (directives, value) => {
+    if (!/^[\w.:-]+$/.test(value)) return `expects a word, got '${value}'`;
+    apply(directives, value);
+    return undefined;
+  };
+
+const SETTERS: { [key: string]: Setter } = {
+  status: integerSetter((d, v) => (d.status = v)),
+  code: wordSetter((d, v) => (d.code = v)),
+  retry_after: integerSetter((d, v) => (d.retryAfter = v)),
+  fail_times: integerSetter((d, v) => (d.failTimes = v)),
+  latency: integerSetter((d, v) => (d.latencyMs = v)),
+  pace: integerSetter((d, v) => (d.paceMs = v)),
+  chunk: integerSetter((d, v) => (d.chunkSize = Math.max(1, v))),
+  cut_after: integerSetter((d, v) => (d.cutAfter = v)),
+  stream_error: integerSetter((d, v) => (d.streamErrorAfter = v)),
+  replay: wordSetter((d, v) => (d.replay = v)),
+  words: integerSetter((d, v) => (d.words = v)),
+  tool_calls: integerSetter((d, v) => (d.toolCalls = Math.max(1, v))),
+  hang: integerSetter((d, v) => (d.hang = v > 0)),
+};
+
+export function parseDirectives(text: string): DirectiveParseResult {
+  const directives: Directives = {};
+  for (const block of text.matchAll(DIRECTIVE_BLOCK)) {
+    for (const setting of (block[1] ?? '').split(/\s+/).filter(Boolean)) {
+      const [key = '', value = '1'] = splitOnce(setting, '=');
+      const setter = SETTERS[key.toLowerCase()];
+      if (!setter) return { ok: false, message: `Unknown simulator directive '${key}' in '${block[0]}'.` };
+      const problem = setter(directives, value);
+      if (problem) return { ok: false, message: `Simulator directive '${key}' ${problem}.` };
+    }
+  }
+  return { ok: true, directives };
+}
+
+/** The text without its directives, so that knobs do not change the generated answer. */
+export function stripDirectives(text: string): string {
+  return text.replace(DIRECTIVE_BLOCK, '').trim();
+}
+
+function splitOnce(text: string, separator: string): [string, string?] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text] : [text.slice(0, at), text.slice(at + separator.length)];
+}

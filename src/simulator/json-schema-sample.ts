@@ -1,0 +1,118 @@
+import { generatePhrase } from './generated-text';
+import { type Random, pickOne, randomInt } from './deterministic-random';
+
+/**
+ * Builds a deterministic value that fits a JSON Schema, the way a model fills
+ * in tool arguments or a structured output: required properties present,
+ * values of the declared type, enums and consts respected. It covers the
+ * subset of JSON Schema that function tools and `json_schema` formats use in
+ * practice (types, properties, required, items, enum, const, anyOf/oneOf,
+ * local $refs, numeric bounds, a few string formats), not the whole standard.
+ */
+
+export type JsonSchema = { [keyword: string]: unknown };
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Deeply nested or recursive schemas stop here with `null`, as a model would give up. */
+const MAX_DEPTH = 8;
+
+export function sampleJsonSchema(schema: unknown, random: Random): JsonValue {
+  return sampleValue(asSchema(schema), { random, root: asSchema(schema), depth: 0 });
+}
+
+interface SampleContext {
+  random: Random;
+  root: JsonSchema;
+  depth: number;
+}
+
+function sampleValue(schema: JsonSchema, context: SampleContext): JsonValue {
+  if (context.depth > MAX_DEPTH) return null;
+  const inner = { ...context, depth: context.depth + 1 };
+  if (typeof schema.$ref === 'string') return sampleValue(resolveLocalRef(schema.$ref, context.root), inner);
+  if ('const' in schema) return schema.const as JsonValue;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return pickOne(context.random, schema.enum) as JsonValue;
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(alternatives) && alternatives.length > 0) return sampleValue(asSchema(alternatives[0]), inner);
+  switch (declaredType(schema)) {
+    case 'object':
+      return sampleObject(schema, inner);
+    case 'array':
+      return sampleArray(schema, inner);
+    case 'integer':
+      return randomInt(context.random, Math.ceil(lowerBound(schema)), Math.floor(upperBound(schema)));
+    case 'number':
+      return Math.round((lowerBound(schema) + context.random() * (upperBound(schema) - lowerBound(schema))) * 100) / 100;
+    case 'boolean':
+      return context.random() < 0.5;
+    case 'null':
+      return null;
+    default:
+      return sampleString(schema, context.random);
+  }
+}
+
+/** `type` may be a list (`["string","null"]`); a model answers with the first non-null one. */
+function declaredType(schema: JsonSchema): string | undefined {
+  const type = schema.type;
+  if (Array.isArray(type)) return type.find((candidate) => candidate !== 'null') ?? 'null';
+  if (typeof type === 'string') return type;
+  if (typeof schema.properties === 'object') return 'object';
+  if (schema.items !== undefined) return 'array';
+  return undefined;
+}
+
+/** Required properties when the schema lists them; every property when it lists none. */
+function sampleObject(schema: JsonSchema, context: SampleContext): JsonValue {
+  const properties = asSchema(schema.properties);
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : Object.keys(properties);
+  const result: { [key: string]: JsonValue } = {};
+  for (const name of required) result[name] = sampleValue(asSchema(properties[name]), context);
+  return result;
+}
+
+function sampleArray(schema: JsonSchema, context: SampleContext): JsonValue {
+  const minItems = typeof schema.minItems === 'number' ? schema.minItems : 1;
+  const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : minItems;
+  const length = Math.min(Math.max(minItems, 1), maxItems);
+  return Array.from({ length }, () => sampleValue(asSchema(schema.items), context));
+}
+
+const FORMATTED_STRINGS: { [format: string]: string } = {
+  'date-time': '2026-01-15T09:30:00Z',
+  date: '2026-01-15',
+  time: '09:30:00',
+  email: 'user@example.com',
+  uri: 'https://example.com/resource',
+  uuid: '123e4567-e89b-42d3-a456-426614174000',
+};
+
+function sampleString(schema: JsonSchema, random: Random): string {
+  const formatted = typeof schema.format === 'string' ? FORMATTED_STRINGS[schema.format] : undefined;
+  return formatted ?? generatePhrase(Math.floor(random() * 2 ** 32), randomInt(random, 1, 3));
+}
+
+function lowerBound(schema: JsonSchema): number {
+  return typeof schema.minimum === 'number' ? schema.minimum : 0;
+}
+
+function upperBound(schema: JsonSchema): number {
+  return typeof schema.maximum === 'number' ? schema.maximum : lowerBound(schema) + 100;
+}
+
+/** Only same-document references (`#/$defs/x`, `#/definitions/x`), which is what generated schemas use. */
+function resolveLocalRef(ref: string, root: JsonSchema): JsonSchema {
+  if (!ref.startsWith('#')) return {};
+  const segments = ref.slice(1).split('/').filter(Boolean).map(decodePointerSegment);
+  let target: unknown = root;
+  for (const segment of segments) target = asSchema(target)[segment];
+  return asSchema(target);
+}
+
+function decodePointerSegment(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function asSchema(value: unknown): JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonSchema) : {};
+}

@@ -1,0 +1,24 @@
+import type { SimulatorContext } from '../context';
+import type { Route } from '../routing';
+import { requireBearerKey } from './auth';
+import { handleChatCompletions } from './chat-completions';
+import { handleEmbeddings } from './embeddings';
+import { invalidUrl, sendOpenAIError } from './errors';
+import { modelRoutes } from './models';
+
+/** The OpenAI API under `/v1`, every route behind a bearer key as on api.openai.com. */
+export function openaiRoutes(context: SimulatorContext): Route[] {
+  const routes: Route[] = [
+    { method: 'POST', path: /^\/v1\/chat\/completions$/, handle: (exchange) => handleChatCompletions(context, exchange) },
+    { method: 'POST', path: /^\/v1\/embeddings$/, handle: (exchange) => handleEmbeddings(context, exchange) },
+    ...modelRoutes,
+  ];
+  return routes.map(requireBearerKey);
+}
+
+/** Mounted last: any other method or path gets the answer api.openai.com gives to an unknown URL. */
+export const openaiUnknownUrlRoute: Route = {
+  method: '*',
+  path: /^/,
+  handle: async ({ req, res, path }) => sendOpenAIError(res, invalidUrl(req.method ?? 'GET', path)),
+};

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { findPackageRoot } from './package-root';
+
+export interface SimulatorOptions {
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Port to listen on; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Milliseconds before the first byte of every answer. Default 0. */
+  latencyMs?: number;
+  /** Milliseconds between two events of a stream. Default 0. */
+  paceMs?: number;
+  /** Characters of answer text (or tool arguments) per stream chunk. Default 16. */
+  chunkSize?: number;
+  /** Folder of recorded responses, one subfolder per protocol. Default `<package root>/test/fixtures/recorded`. */
+  fixturesDir?: string;
+  /** How many received requests `GET /_sim/requests` keeps. Default 200. */
+  requestLogSize?: number;
+  /** Largest request body accepted, in bytes. Default 32 MiB, room for a few inline images. */
+  maxBodyBytes?: number;
+}
+
+export type ResolvedSimulatorOptions = Required<SimulatorOptions>;
+
+export function resolveSimulatorOptions(options: SimulatorOptions = {}): ResolvedSimulatorOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    paceMs: options.paceMs ?? 0,
+    chunkSize: Math.max(1, options.chunkSize ?? 16),
+    fixturesDir: options.fixturesDir ?? join(findPackageRoot(), 'test', 'fixtures', 'recorded'),
+    requestLogSize: options.requestLogSize ?? 200,
+    maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
+  };
+}
+
+/**
+ * Options from the environment, for the simulator run as its own process
+ * (the benchmark's upstream). Unset variables keep their defaults; a
+ * malformed number stops the start-up instead of being ignored.
+ */
+export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): SimulatorOptions {
+  const options: SimulatorOptions = { port: 8090 };
+  if (env.SIMULATOR_HOST) options.host = env.SIMULATOR_HOST;
+  assignNumber(options, 'port', env, 'SIMULATOR_PORT');
+  assignNumber(options, 'latencyMs', env, 'SIMULATOR_LATENCY_MS');
+  assignNumber(options, 'paceMs', env, 'SIMULATOR_PACE_MS');
+  assignNumber(options, 'chunkSize', env, 'SIMULATOR_CHUNK_SIZE');
+  assignNumber(options, 'requestLogSize', env, 'SIMULATOR_REQUEST_LOG_SIZE');
+  if (env.SIMULATOR_FIXTURES_DIR) options.fixturesDir = env.SIMULATOR_FIXTURES_DIR;
+  return options;
+}
+
+type NumericOption = 'port' | 'latencyMs' | 'paceMs' | 'chunkSize' | 'requestLogSize';
+
+function assignNumber(options: SimulatorOptions, key: NumericOption, env: NodeJS.ProcessEnv, variable: string): void {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return;
+  if (!/^\d+$/.test(raw)) throw new Error(`${variable} must be a non-negative integer, got '${raw}'`);
+  options[key] = Number(raw);
+}

@@ -51,6 +51,16 @@ export function toUpstreamError(err: unknown, signal?: AbortSignal): unknown {
   return new UpstreamError(`the upstream could not be reached: ${message}`, { status: 0, retryable: true, cause: 'connect' });
 }
 
+/** A failure while reading an upstream stream that had started: a stall is a time-out, anything else a cut. */
+export function toStreamReadError(err: unknown, signal?: AbortSignal): unknown {
+  if (err instanceof UpstreamError || signal?.aborted) return err;
+  if (err instanceof undiciErrors.BodyTimeoutError) {
+    return new UpstreamError('the upstream stream stalled', { status: 0, retryable: true, cause: 'timeout' });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new UpstreamError(`the upstream stream broke off: ${message}`, { status: 502, retryable: true, cause: 'stream_cut' });
+}
+
 /** Reads a whole upstream body as text, bounded so that a broken upstream cannot exhaust memory. */
 export async function readBodyText(body: UpstreamResponse['body'], limitBytes = 64 * 1024 * 1024): Promise<string> {
   const chunks: Buffer[] = [];

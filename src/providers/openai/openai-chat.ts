@@ -1,6 +1,6 @@
 import type { ChatAdapter, ChatCall, ChatResult, ChatStreamEvent } from '../chat-adapter';
 import type { ChatCompletion, ChatCompletionChunk } from '../chat-types';
-import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
+import { readBodyText, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
 import { parseSse } from '../sse-parser';
 import { UpstreamError } from '../upstream-error';
 import { openAIChatChunkSchema, openAIChatCompletionSchema } from './openai-api';
@@ -53,7 +53,7 @@ export const openAIChatAdapter: ChatAdapter = {
         }
       }
     } catch (err) {
-      throw toUpstreamError(err, call.signal);
+      throw toStreamReadError(err, call.signal);
     } finally {
       if (!sawDone) res.body.destroy();
     }

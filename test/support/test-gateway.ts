@@ -1,0 +1,89 @@
+import { rmSync } from 'node:fs';
+import { readEnv } from '../../src/config/env';
+import { loadGatewayConfig, validateConfig } from '../../src/config/load-config';
+import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
+import { startGateway, type RunningGateway } from '../../src/gateway';
+import { createLogger, silentLogger } from '../../src/observability/logger';
+import { freshPgliteDataDir } from './pglite-template';
+import { createTestDatabase } from './postgres-database';
+
+export type TestDatabase = 'pglite' | 'postgres';
+
+/** Both databases the suite runs on; `TEST_DATABASES=pglite` narrows it. */
+export const TEST_DATABASES: TestDatabase[] = (process.env.TEST_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is TestDatabase => s === 'pglite' || s === 'postgres');
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestGateway {
+  url: string;
+  /** `${url}/v1`, the base URL for the openai SDK. */
+  baseURL: string;
+  /** The built-in simulator the default catalog routes to. */
+  simulatorUrl: string;
+  gateway: RunningGateway;
+  createKey(body?: { name?: string; models?: string[]; expires_at?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  database?: TestDatabase;
+  /** A config to use instead of the default catalog. */
+  config?: GatewayConfigInput;
+  env?: Record<string, string>;
+}
+
+/** The real gateway on an ephemeral loopback port, with its simulator, on a fresh database. */
+export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
+  const database = opts.database ?? 'pglite';
+  const pg = database === 'postgres' ? await createTestDatabase() : undefined;
+  const dataDir = await freshPgliteDataDir();
+  const rawEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_REQUESTS: 'false',
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    ...opts.env,
+  };
+  const env = readEnv(rawEnv);
+  const { config, source } = opts.config ? { config: validateConfig(opts.config, 'test config'), source: 'test config' } : loadGatewayConfig(rawEnv);
+  const logger = process.env.TEST_LOGS ? createLogger('debug') : silentLogger;
+  const gateway = await startGateway({ env, rawEnv, config, configSource: source, logger });
+  return {
+    url: gateway.url,
+    baseURL: `${gateway.url}/v1`,
+    simulatorUrl: gateway.simulator?.url ?? '',
+    gateway,
+    async createKey(body = {}) {
+      const res = await fetch(`${gateway.url}/api/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'test', ...body }),
+      });
+      if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { key: string }).key;
+    },
+    async close() {
+      await gateway.shutdown('test finished');
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fetches a usage record as the given key. */
+export async function fetchUsageRecord(t: TestGateway, key: string, requestId: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${t.url}/api/usage/requests/${requestId}`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** The simulator's log of the upstream requests it received. */
+export async function simulatorRequests(t: TestGateway): Promise<{ requests: Array<{ path: string; body: any }>; aborted: number }> {
+  const res = await fetch(`${t.simulatorUrl}/_sim/requests`);
+  return (await res.json()) as never;
+}

@@ -24,6 +24,8 @@ export interface TestGateway {
   /** The built-in simulator the default catalog routes to. */
   simulatorUrl: string;
   gateway: RunningGateway;
+  /** The PostgreSQL database of this gateway (postgres variant only). */
+  databaseUrl?: string;
   createKey(body?: { name?: string; models?: string[]; expires_at?: string }): Promise<string>;
   close(): Promise<void>;
 }
@@ -59,6 +61,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     baseURL: `${gateway.url}/v1`,
     simulatorUrl: gateway.simulator?.url ?? '',
     gateway,
+    databaseUrl: pg?.url,
     async createKey(body = {}) {
       const res = await fetch(`${gateway.url}/api/admin/keys`, {
         method: 'POST',

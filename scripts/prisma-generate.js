@@ -9,4 +9,8 @@ const env = { ...process.env };
 if (!env.PRISMA_SCHEMA_ENGINE_BINARY) env.PRISMA_SCHEMA_ENGINE_BINARY = process.execPath;
 env.PRISMA_HIDE_UPDATE_MESSAGE = '1';
 const cli = path.join(__dirname, '..', 'node_modules', 'prisma', 'build', 'index.js');
+if (!require('node:fs').existsSync(cli)) {
+  // A production install (--omit=dev) has no Prisma CLI; the client was generated and compiled at build time.
+  process.exit(0);
+}
 execFileSync(process.execPath, [cli, 'generate'], { stdio: 'inherit', env, cwd: path.join(__dirname, '..') });

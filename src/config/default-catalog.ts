@@ -21,6 +21,21 @@ export const DEFAULT_PROVIDERS = {
 const chatVision: Modalities = { input: ['text', 'image'], output: ['text'] };
 const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };
 
+type Reasoning = NonNullable<GatewayConfigInput['models'][number]['reasoning']>;
+
+/** Claude: off unless asked; effort and `#thinking` reserve a share of max_tokens; temperature must be 1. */
+const claudeReasoning: Reasoning = {
+  default: 'off', effort: { low: 20, medium: 50, high: 80 }, budget: true, min_budget: 1024,
+  thinking_suffix: 80, temperature: 'must_be_1', returns_text: true,
+};
+/** OpenAI o-series: always reasons, effort only, no sampling parameters, reasoning stays internal. */
+const oSeriesReasoning: Reasoning = { default: 'always', effort: 'native', budget: false, temperature: 'unsupported', returns_text: false };
+/** Gemini 2.5: reasons by default with a dynamic budget; a budget of at least 1024; no effort. */
+const geminiReasoning = (maxBudget: number, canDisable: boolean): Reasoning => ({
+  default: 'on', effort: false, budget: true, min_budget: 1024, max_budget: maxBudget, can_disable: canDisable,
+  temperature: 'free', returns_text: true,
+});
+
 function route(provider: keyof typeof DEFAULT_PROVIDERS, upstream_model: string) {
   return [{ provider, upstream_model, lane: 'standard' }];
 }
@@ -39,39 +54,46 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   {
     id: 'o3', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
     context_window: 200_000, max_output_tokens: 100_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: oSeriesReasoning,
     pricing: { input: '2.00', cache_read: '0.50', output: '8.00', reasoning: '8.00' }, routes: route('openai', 'o3'),
   },
   {
     id: 'o4-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
     context_window: 200_000, max_output_tokens: 100_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: oSeriesReasoning,
     pricing: { input: '1.10', cache_read: '0.275', output: '4.40', reasoning: '4.40' }, routes: route('openai', 'o4-mini'),
   },
   {
     id: 'claude-sonnet-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
     context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: claudeReasoning,
     pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
     routes: route('anthropic', 'claude-sonnet-4-5'),
   },
   {
     id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
     context_window: 200_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: claudeReasoning,
     pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
     routes: route('anthropic', 'claude-opus-4-6'),
   },
   {
     id: 'claude-haiku-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
     context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: claudeReasoning,
     pricing: { input: '1.00', cache_write_5m: '1.25', cache_write_1h: '2.00', cache_read: '0.10', output: '5.00', reasoning: '5.00' },
     routes: route('anthropic', 'claude-haiku-4-5'),
   },
   {
     id: 'gemini-2.5-flash', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
+    reasoning: geminiReasoning(24_576, true),
     pricing: { input: '0.30', cache_read: '0.03', output: '2.50', reasoning: '2.50' }, routes: route('gemini', 'gemini-2.5-flash'),
   },
   {
     id: 'gemini-2.5-pro', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
+    reasoning: geminiReasoning(32_768, false),
     pricing: { input: '1.25', cache_read: '0.125', output: '10.00', reasoning: '10.00' }, routes: route('gemini', 'gemini-2.5-pro'),
   },
   {

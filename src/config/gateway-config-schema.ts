@@ -35,6 +35,30 @@ export const providerSchema = z.strictObject({
 
 export const endpointTypeSchema = z.enum(['chat', 'embeddings', 'responses', 'decisions', 'videos']);
 
+/**
+ * How a model reasons, and which reasoning controls it takes. The chat
+ * service applies these rules (src/chat/reasoning/); nothing is inferred
+ * from a model's name.
+ */
+export const reasoningCapabilitiesSchema = z.strictObject({
+  /** `off`: reasons only when asked; `on`: reasons unless turned off; `always`: cannot be turned off. */
+  default: z.enum(['off', 'on', 'always']),
+  /** Whether `reasoning.effort` is accepted, and the share of `max_tokens` each level reserves (percent) when the upstream takes a budget. */
+  effort: z.union([z.literal(false), z.literal('native'), z.strictObject({ low: z.number().int().min(1).max(99), medium: z.number().int().min(1).max(99), high: z.number().int().min(1).max(99) })]),
+  /** Whether `reasoning.max_tokens` (a token budget) is accepted. */
+  budget: z.boolean(),
+  min_budget: z.number().int().nonnegative().default(1024),
+  max_budget: z.number().int().positive().optional(),
+  /** Whether `reasoning.max_tokens: 0` turns reasoning off (models whose default is `on`). */
+  can_disable: z.boolean().default(false),
+  /** Whether the `#thinking` model-name suffix turns reasoning on, and the share of `max_tokens` it reserves. */
+  thinking_suffix: z.union([z.literal(false), z.number().int().min(1).max(99)]).default(false),
+  /** `temperature` while reasoning: free, must be exactly 1, or refused (as are top_p and top_k). */
+  temperature: z.enum(['free', 'must_be_1', 'unsupported']).default('free'),
+  /** Whether the reasoning text is returned in `reasoning_content`. */
+  returns_text: z.boolean(),
+});
+
 export const modelRouteSchema = z.strictObject({
   provider: z.string().min(1),
   upstream_model: z.string().min(1),
@@ -67,6 +91,7 @@ export const modelSchema = z.strictObject({
       prompt_caching: z.boolean().default(false),
     })
     .default({ tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false }),
+  reasoning: reasoningCapabilitiesSchema.optional(),
   embedding: z.strictObject({ dimensions: z.number().int().positive(), max_inputs: z.number().int().positive().default(2048) }).optional(),
   pricing: pricingSchema,
   routes: z.array(modelRouteSchema).min(1),
@@ -113,5 +138,6 @@ export type ModelConfig = z.infer<typeof modelSchema>;
 export type ModelRouteConfig = z.infer<typeof modelRouteSchema>;
 export type PricingConfig = z.infer<typeof pricingSchema>;
 export type PriceConfig = z.infer<typeof priceSchema>;
+export type ReasoningCapabilities = z.infer<typeof reasoningCapabilitiesSchema>;
 export type EndpointType = z.infer<typeof endpointTypeSchema>;
 export type ProviderType = z.infer<typeof providerTypeSchema>;

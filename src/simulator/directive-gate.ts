@@ -17,16 +17,17 @@ const FIRST_ERROR_STATUS = 400;
 /**
  * The part of every simulated answer that does not depend on the protocol:
  * wait the latency, hang if asked, and decide whether this attempt fails.
- * `promptKey` identifies "the same prompt" for `fail_times` (computed only
- * when that directive is used); it should include the directives' text, so
- * that two tests with different knobs never share a count, and leave out the
- * model, so that a fallback to another model counts as the same prompt.
- * `proceed: false` without a failure means the client went away.
+ * `promptKey` identifies "the same prompt" for `fail_times`: the text the
+ * directives were read from, directives included, so that two tests with
+ * different knobs never share a count, and the same in every protocol, so
+ * that a fallback to another model, even behind another provider's API,
+ * sees the prompt again. `proceed: false` without a failure means the client
+ * went away.
  */
 export async function passDirectiveGate(
   context: SimulatorContext,
   directives: Directives,
-  promptKey: () => string,
+  promptKey: string,
   signal: AbortSignal,
 ): Promise<GateVerdict> {
   if (!(await pause(directives.latencyMs ?? context.options.latencyMs, signal))) return { proceed: false };
@@ -38,9 +39,9 @@ export async function passDirectiveGate(
   return failure ? { proceed: false, failure } : { proceed: true };
 }
 
-function failureFor(context: SimulatorContext, directives: Directives, promptKey: () => string): SimulatedFailure | undefined {
+function failureFor(context: SimulatorContext, directives: Directives, promptKey: string): SimulatedFailure | undefined {
   if (directives.status === undefined && directives.failTimes === undefined) return undefined;
   if (directives.status !== undefined && directives.status < FIRST_ERROR_STATUS) return undefined;
-  if (directives.failTimes !== undefined && context.failures.countSighting(promptKey()) > directives.failTimes) return undefined;
+  if (directives.failTimes !== undefined && context.failures.countSighting(promptKey) > directives.failTimes) return undefined;
   return { status: directives.status ?? DEFAULT_FAILURE_STATUS, code: directives.code, retryAfterSeconds: directives.retryAfter };
 }

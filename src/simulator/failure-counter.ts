@@ -6,8 +6,11 @@
  */
 export class FailureCounter {
   private readonly seen = new Map<string, number>();
+  private readonly capacity: number;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.capacity = capacity;
+  }
 
   /** Records one more sighting of `key` and returns how many there have been, this one included. */
   countSighting(key: string): number {

@@ -10,7 +10,24 @@ import { type Random, pickOne, randomInt } from './deterministic-random';
  * local $refs, numeric bounds, a few string formats), not the whole standard.
  */
 
-export type JsonSchema = { [keyword: string]: unknown };
+/** The keywords read here, each still to be checked: a client may send anything. */
+export interface JsonSchema {
+  type?: unknown;
+  properties?: unknown;
+  required?: unknown;
+  items?: unknown;
+  minItems?: unknown;
+  maxItems?: unknown;
+  enum?: unknown;
+  const?: unknown;
+  anyOf?: unknown;
+  oneOf?: unknown;
+  $ref?: unknown;
+  format?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  [keyword: string]: unknown;
+}
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** Deeply nested or recursive schemas stop here with `null`, as a model would give up. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { findPackageRoot } from './package-root';
+import { packageRoot } from '../config/package-root';
 
 export interface SimulatorOptions {
   /** Interface to listen on. Default 127.0.0.1. */
@@ -29,7 +29,7 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
     latencyMs: options.latencyMs ?? 0,
     paceMs: options.paceMs ?? 0,
     chunkSize: Math.max(1, options.chunkSize ?? 16),
-    fixturesDir: options.fixturesDir ?? join(findPackageRoot(), 'test', 'fixtures', 'recorded'),
+    fixturesDir: options.fixturesDir ?? join(packageRoot(), 'test', 'fixtures', 'recorded'),
     requestLogSize: options.requestLogSize ?? 200,
     maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
   };
@@ -41,14 +41,15 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
  * malformed number stops the start-up instead of being ignored.
  */
 export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): SimulatorOptions {
+  const { SIMULATOR_HOST: host, SIMULATOR_FIXTURES_DIR: fixturesDir } = env;
   const options: SimulatorOptions = { port: 8090 };
-  if (env.SIMULATOR_HOST) options.host = env.SIMULATOR_HOST;
+  if (host) options.host = host;
   assignNumber(options, 'port', env, 'SIMULATOR_PORT');
   assignNumber(options, 'latencyMs', env, 'SIMULATOR_LATENCY_MS');
   assignNumber(options, 'paceMs', env, 'SIMULATOR_PACE_MS');
   assignNumber(options, 'chunkSize', env, 'SIMULATOR_CHUNK_SIZE');
   assignNumber(options, 'requestLogSize', env, 'SIMULATOR_REQUEST_LOG_SIZE');
-  if (env.SIMULATOR_FIXTURES_DIR) options.fixturesDir = env.SIMULATOR_FIXTURES_DIR;
+  if (fixturesDir) options.fixturesDir = fixturesDir;
   return options;
 }
 

@@ -33,8 +33,11 @@ export class RequestLog {
   private next = 0;
   private received = 0;
   private aborted = 0;
+  private readonly capacity: number;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   record(entry: LoggedRequest): void {
     this.received++;

@@ -27,7 +27,6 @@ export interface Exchange {
 }
 
 export interface Route {
-  /** An HTTP method, or '*' for any. */
   method: string;
   /** Matched against the whole path, without the query string. */
   path: RegExp;
@@ -39,7 +38,7 @@ export interface Route {
 /** The first route, in mounting order, that takes this method and path, with its path's captures. */
 export function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; params: string[] } | undefined {
   for (const route of routes) {
-    if (route.method !== '*' && route.method !== method) continue;
+    if (route.method !== method) continue;
     const match = route.path.exec(path);
     if (match) return { route, params: match.slice(1).map((capture) => capture ?? '') };
   }

@@ -4,7 +4,7 @@ import type { SimulatorContext } from './context';
 import { controlRoutes } from './control-routes';
 import { FailureCounter } from './failure-counter';
 import { loadRecordedFixtures } from './fixtures';
-import { openaiRoutes, openaiUnknownUrlRoute } from './openai/routes';
+import { openaiRoutes, openaiUnknownUrl } from './openai/routes';
 import { type SimulatorOptions, resolveSimulatorOptions } from './options';
 import { readJsonBody } from './request-body';
 import { RequestLog } from './request-log';
@@ -25,6 +25,8 @@ export interface SimulatorHandle {
   close(): Promise<void>;
 }
 
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const resolved = resolveSimulatorOptions(options);
   const context: SimulatorContext = {
@@ -33,18 +35,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     failures: new FailureCounter(),
     requestLog: new RequestLog(resolved.requestLogSize),
   };
-  // Order matters: the first matching route answers, and the unknown-URL route matches everything.
-  const routes = [...controlRoutes(context), ...openaiRoutes(context), openaiUnknownUrlRoute];
-  const server = createServer((req, res) => void dispatch(context, routes, req, res));
+  // The first matching route answers; a request no route takes gets OpenAI's unknown-URL error, as most paths are OpenAI's.
+  const routes = [...controlRoutes(context), ...openaiRoutes(context)];
+  const server = createServer((req, res) => void dispatch(context, routes, openaiUnknownUrl, req, res));
+  // Well past the idle timeout of pooling clients (undici's is 4 s), so a reused connection is never closed under them.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const port = await listen(server, resolved.host, resolved.port);
   return { url: `http://${formatHost(resolved.host)}:${port}`, port, close: () => closeServer(server) };
 }
 
-async function dispatch(context: SimulatorContext, routes: readonly Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function dispatch(
+  context: SimulatorContext,
+  routes: readonly Route[],
+  unmatched: Route['handle'],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const { path, query } = splitUrl(req.url ?? '/');
-  const matched = matchRoute(routes, req.method ?? 'GET', path);
-  if (!matched) return void res.writeHead(404).end();
-  const { route, params } = matched;
+  const { route, params } = matchRoute(routes, req.method ?? 'GET', path) ?? { route: { handle: unmatched }, params: [] };
   const aborts = new AbortController();
   let cutOnPurpose = false;
   res.once('close', () => {
@@ -53,7 +61,9 @@ async function dispatch(context: SimulatorContext, routes: readonly Route[], req
     if (!cutOnPurpose && !route.internal) context.requestLog.countAborted();
   });
   const body = await readJsonBody(req, context.options.maxBodyBytes);
-  if (!route.internal) context.requestLog.record({ method: req.method ?? 'GET', path, headers: req.headers, body: body.kind === 'json' ? body.value : null });
+  if (!route.internal) {
+    context.requestLog.record({ method: req.method ?? 'GET', path, headers: req.headers, body: body.kind === 'json' ? body.value : null });
+  }
   const exchange: Exchange = {
     req,
     res,
@@ -79,7 +89,8 @@ function reportHandlerFailure(res: ServerResponse, error: unknown): void {
   console.error('simulator: handler failed', error);
   if (res.headersSent) return void res.destroy();
   const message = `Simulator failure: ${error instanceof Error ? error.message : String(error)}`;
-  res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } }));
+  const body = JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } });
+  res.writeHead(500, { 'content-type': 'application/json' }).end(body);
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {
@@ -106,5 +117,6 @@ function formatHost(host: string): string {
 
 function splitUrl(url: string): { path: string; query: URLSearchParams } {
   const queryAt = url.indexOf('?');
-  return queryAt < 0 ? { path: url, query: new URLSearchParams() } : { path: url.slice(0, queryAt), query: new URLSearchParams(url.slice(queryAt + 1)) };
+  if (queryAt < 0) return { path: url, query: new URLSearchParams() };
+  return { path: url.slice(0, queryAt), query: new URLSearchParams(url.slice(queryAt + 1)) };
 }

@@ -132,7 +132,7 @@ describe.each(TEST_DATABASES)('bad input on every route answers with the envelop
     expectEnvelope(await call('GET', '/v1/models', { auth: created.key }), 401, 'invalid_api_key', null);
 
     const other = await t.createKey({ name: 'to-revoke' });
-    const list = await (await fetch(`${t.url}/api/admin/keys`, { headers: { authorization: 'Bearer test-admin-token-0123456789' } })).json();
+    const list: any = await (await fetch(`${t.url}/api/admin/keys`, { headers: { authorization: 'Bearer test-admin-token-0123456789' } })).json();
     const id = list.data.find((k: any) => k.name === 'to-revoke').id;
     expect(list.data.every((k: any) => !('key' in k))).toBe(true);
     const revoked = await fetch(`${t.url}/api/admin/keys/${id}`, { method: 'DELETE', headers: { authorization: 'Bearer test-admin-token-0123456789' } });

@@ -160,7 +160,7 @@ describe('tool calls', () => {
     expect(Number.isInteger(args.days) && args.days >= 1 && args.days <= 7).toBe(true);
   });
 
-  it('calls the tool a named tool_choice picks, and none when tool_choice is none', async () => {
+  it('calls the tool a named tool_choice picks, one when it is required, and none when it is none', async () => {
     const named = await client.chat.completions.create({
       model: 'gpt-4o',
       tools: weatherTools,
@@ -168,6 +168,9 @@ describe('tool calls', () => {
       messages: [{ role: 'user', content: 'Use get_weather for Paris' }],
     });
     expect(named.choices[0]!.message.tool_calls?.map((call) => (call as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function.name)).toEqual(['get_time']);
+
+    const required = await client.chat.completions.create({ model: 'gpt-4o', tools: weatherTools, tool_choice: 'required', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(required.choices[0]!.finish_reason).toBe('tool_calls');
 
     const none = await client.chat.completions.create({ model: 'gpt-4o', tools: weatherTools, tool_choice: 'none', messages: [{ role: 'user', content: 'Hi' }] });
     expect(none.choices[0]!.finish_reason).toBe('stop');

@@ -91,3 +91,11 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 2000
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+export interface OpenAIErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+export async function errorBody(response: Response): Promise<OpenAIErrorBody> {
+  return (await response.json()) as OpenAIErrorBody;
+}

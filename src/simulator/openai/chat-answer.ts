@@ -1,10 +1,9 @@
 import { hashString, seededRandom } from '../deterministic-random';
-import type { Directives } from '../directives';
-import { stripDirectives } from '../directives';
+import { type Directives, stripDirectives } from '../directives';
 import { generateWords } from '../generated-text';
 import { sampleJsonSchema } from '../json-schema-sample';
 import { countTextTokens, truncateToTokens } from '../token-count';
-import { type ChatRequest, lastMessage, lastUserText, messageText } from './chat-request';
+import { type ChatRequest, lastMessage, messageText } from './chat-request';
 import { type GeneratedToolCall, generateToolCall, toolsToCall } from './chat-tools';
 import { reasoningTokensFor } from './reasoning-models';
 
@@ -36,12 +35,14 @@ export function buildChatAnswer(request: ChatRequest, directives: Directives): C
   const last = lastMessage(request);
   const seed = hashString(stripDirectives(messageText(last)));
   const plannedReasoning = reasoningTokensFor(request);
-  const tools = last.role === 'user' && request.tool_choice !== 'none' ? toolsToCall(request, lastUserText(request), directives.toolCalls ?? 1) : [];
+  const tools = last.role === 'user' && request.tool_choice !== 'none' ? toolsToCall(request, messageText(last), directives.toolCalls ?? 1) : [];
   if (tools.length > 0) {
-    return { kind: 'tool_calls', toolCalls: tools.map((tool) => generateToolCall(tool, seed)), finishReason: 'tool_calls', reasoningTokens: plannedReasoning };
+    const toolCalls = tools.map((tool) => generateToolCall(tool, seed));
+    return { kind: 'tool_calls', toolCalls, finishReason: 'tool_calls', reasoningTokens: plannedReasoning };
   }
   const wordCount = directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD);
-  const prose = last.role === 'tool' ? mentionToolOutput(messageText(last), generateWords(seed, wordCount)) : generateWords(seed, wordCount);
+  const words = generateWords(seed, wordCount);
+  const prose = last.role === 'tool' ? mentionToolOutput(messageText(last), words) : words;
   return fitToTokenLimit(formatContent(request, prose, seed), plannedReasoning, completionTokenLimit(request));
 }
 

@@ -20,7 +20,7 @@ import { openaiHeaders, sendOpenAIJson, sendOpenAIJsonText } from './respond';
  * `POST /v1/chat/completions`: checks the request as the real API would,
  * applies the `[sim ...]` directives of the last user message, then answers
  * with a recording or a generated completion, whole or streamed.
- * @see /work/shared/docs/upstream-protocols.md §1
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 export async function handleChatCompletions(context: SimulatorContext, exchange: Exchange): Promise<void> {
   const { res } = exchange;
@@ -29,13 +29,14 @@ export async function handleChatCompletions(context: SimulatorContext, exchange:
   const validated = validateChatRequest(body.value);
   if (!validated.ok) return sendOpenAIError(res, validated.error);
   const { request } = validated;
-  const parsed = parseDirectives(lastUserText(request));
+  const directiveText = lastUserText(request);
+  const parsed = parseDirectives(directiveText);
   if (!parsed.ok) return sendOpenAIError(res, badDirective(parsed.message));
   const { directives } = parsed;
   const refusal = refusalFor(request);
   if (refusal) return sendOpenAIError(res, refusal);
 
-  if (!(await passOpenAIDirectiveGate(context, exchange, directives, () => JSON.stringify(request.messages), request.model))) return;
+  if (!(await passOpenAIDirectiveGate(context, exchange, directives, directiveText, request.model))) return;
 
   const recording = recordingToReplay(request, directives);
   if (recording !== undefined) return replayRecording(context, exchange, request, directives, recording);
@@ -51,7 +52,13 @@ export async function handleChatCompletions(context: SimulatorContext, exchange:
   await writeChatStream(context, exchange, script, directives, request.model);
 }
 
-async function replayRecording(context: SimulatorContext, exchange: Exchange, request: ChatRequest, directives: Directives, name: string): Promise<void> {
+async function replayRecording(
+  context: SimulatorContext,
+  exchange: Exchange,
+  request: ChatRequest,
+  directives: Directives,
+  name: string,
+): Promise<void> {
   const streamed = request.stream === true;
   const missing = () => sendOpenAIError(exchange.res, recordingNotFound(name, streamed, context.options.fixturesDir));
   if (!streamed) {

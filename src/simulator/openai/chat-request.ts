@@ -4,7 +4,7 @@ import { type OpenAIError, invalidParameter, missingModel, missingParameter } fr
 /**
  * The parts of a Chat Completions request the simulator reads. Like the real
  * API it is permissive: fields it does not know are accepted and ignored.
- * @see /work/shared/docs/upstream-protocols.md §1 "Request fields used"
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 export interface ChatRequest {
   model: string;
@@ -49,17 +49,18 @@ export type ResponseFormat =
   | { type: 'json_schema'; json_schema: { name: string; schema?: JsonSchema; strict?: boolean } };
 
 /** The few checks the real API makes before anything else, with its messages. */
-export function validateChatRequest(body: unknown): { ok: true; request: ChatRequest } | { ok: false; error: OpenAIError } {
-  if (!isObject(body)) return { ok: false, error: invalidParameter('body', 'The request body must be a JSON object.') };
+export function validateChatRequest(json: object): { ok: true; request: ChatRequest } | { ok: false; error: OpenAIError } {
+  const body: { model?: unknown; messages?: unknown } = json;
   if (typeof body.model !== 'string' || body.model === '') return { ok: false, error: missingModel() };
   if (body.messages === undefined) return { ok: false, error: missingParameter('messages') };
   if (!Array.isArray(body.messages) || !body.messages.every(isMessage)) {
     return { ok: false, error: invalidParameter('messages', "Invalid 'messages': expected an array of message objects, each with a 'role'.") };
   }
   if (body.messages.length === 0) {
-    return { ok: false, error: invalidParameter('messages', "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.") };
+    const message = "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.";
+    return { ok: false, error: invalidParameter('messages', message) };
   }
-  return { ok: true, request: body as unknown as ChatRequest };
+  return { ok: true, request: json as ChatRequest };
 }
 
 /** The text of a message's content, parts joined, non-text parts left out. */
@@ -89,9 +90,5 @@ export function lastUserText(request: ChatRequest): string {
 }
 
 function isMessage(value: unknown): value is ChatMessage {
-  return isObject(value) && typeof value.role === 'string';
-}
-
-function isObject(value: unknown): value is { [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string';
 }

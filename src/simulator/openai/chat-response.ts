@@ -7,7 +7,7 @@ import type { ChatUsage } from './chat-usage';
 /**
  * The whole `chat.completion` object, field for field and in the order of
  * the recorded api.openai.com response (test/fixtures/recorded/openai-chat/text.json).
- * @see /work/shared/docs/upstream-protocols.md §1 "Non-stream response"
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 
 /** What every chunk of one answer shares, and what the whole answer carries. */

@@ -13,7 +13,7 @@ import type { ChatUsage } from './chat-usage';
  * `[DONE]`. Tool calls: the first fragment of each call carries its id, type,
  * name and empty arguments (the first one inside the role chunk), later
  * fragments only `{index, function:{arguments}}`.
- * @see /work/shared/docs/upstream-protocols.md §1 "Streaming"
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
 
 export interface ChatStreamOptions {
@@ -45,14 +45,23 @@ export function chatStreamScript(identity: CompletionIdentity, answer: ChatAnswe
   return { head, content, tail };
 }
 
+interface ChunkPayload extends CompletionIdentity {
+  object: 'chat.completion.chunk';
+  choices: object[];
+  usage?: ChatUsage | null;
+  obfuscation?: string;
+}
+
 /** Frames of one answer, in the key order of the recorded chunks. */
 class ChunkFrames {
   private sequence = 0;
+  private readonly identity: CompletionIdentity;
+  private readonly options: ChatStreamOptions;
 
-  constructor(
-    private readonly identity: CompletionIdentity,
-    private readonly options: ChatStreamOptions,
-  ) {}
+  constructor(identity: CompletionIdentity, options: ChatStreamOptions) {
+    this.identity = identity;
+    this.options = options;
+  }
 
   delta(delta: object, finishReason: string | null = null): string {
     return this.frame([{ index: 0, delta, logprobs: null, finish_reason: finishReason }], null);
@@ -64,7 +73,7 @@ class ChunkFrames {
 
   private frame(choices: object[], usage: ChatUsage | null): string {
     const { id, created, model, service_tier, system_fingerprint } = this.identity;
-    const payload: { [key: string]: unknown } = { id, object: 'chat.completion.chunk', created, model, service_tier, system_fingerprint, choices };
+    const payload: ChunkPayload = { id, object: 'chat.completion.chunk', created, model, service_tier, system_fingerprint, choices };
     if (this.options.includeUsage) payload.usage = usage;
     if (this.options.includeObfuscation) payload.obfuscation = obfuscationPadding(this.sequence++);
     return sseDataFrame(payload);
@@ -77,7 +86,10 @@ function toolCallFrames(answer: ToolCallAnswer, frames: ChunkFrames, chunkSize: 
   const head = [frames.delta({ role: 'assistant', content: null, tool_calls: [toolCallHeader(first.call, first.index)], refusal: null })];
   const content = [
     ...argumentFragments(first.call, first.index, frames, chunkSize),
-    ...others.flatMap(({ call, index }) => [frames.delta({ tool_calls: [toolCallHeader(call, index)] }), ...argumentFragments(call, index, frames, chunkSize)]),
+    ...others.flatMap(({ call, index }) => [
+      frames.delta({ tool_calls: [toolCallHeader(call, index)] }),
+      ...argumentFragments(call, index, frames, chunkSize),
+    ]),
   ];
   return [head, content];
 }

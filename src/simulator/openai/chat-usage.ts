@@ -15,7 +15,7 @@ import type { ChatMessage, ChatRequest, ContentPart } from './chat-request';
  * - cached: prompts past 1024 tokens report half of themselves, in blocks of
  *   128, as cached (at least 1024), as OpenAI's automatic prompt caching does
  *   for a repeated prefix.
- * @see /work/shared/docs/upstream-protocols.md §1 "Usage"
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 export interface ChatUsage {
   prompt_tokens: number;
@@ -44,7 +44,12 @@ export function chatUsage(request: ChatRequest, answer: ChatAnswer): ChatUsage {
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: cachedTokens(promptTokens), audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: answer.reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: answer.reasoningTokens,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 

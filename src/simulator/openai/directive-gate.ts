@@ -13,7 +13,7 @@ export async function passOpenAIDirectiveGate(
   context: SimulatorContext,
   exchange: Exchange,
   directives: Directives,
-  promptKey: () => string,
+  promptKey: string,
   model: string,
 ): Promise<boolean> {
   const verdict = await passDirectiveGate(context, directives, promptKey, exchange.signal);

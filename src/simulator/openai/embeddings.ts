@@ -13,7 +13,7 @@ import { sendOpenAIJson } from './respond';
  * `POST /v1/embeddings`: one deterministic unit vector per input, in input
  * order, as floats or, as openai-node asks by default, as base64 float32.
  * Directives may be written in any text input.
- * @see /work/shared/docs/upstream-protocols.md §3 "Embeddings"
+ * @see https://platform.openai.com/docs/api-reference/embeddings
  */
 
 const MODEL_DIMENSIONS: { [model: string]: number } = {
@@ -40,11 +40,12 @@ export async function handleEmbeddings(context: SimulatorContext, exchange: Exch
   const validated = validateEmbeddingRequest(body.value);
   if (!validated.ok) return sendOpenAIError(res, validated.error);
   const { request } = validated;
-  const parsed = parseDirectives(request.inputs.filter((input) => typeof input === 'string').join('\n'));
+  const directiveText = request.inputs.filter((input) => typeof input === 'string').join('\n');
+  const parsed = parseDirectives(directiveText);
   if (!parsed.ok) return sendOpenAIError(res, badDirective(parsed.message));
   if (isUnknownModel(request.model)) return sendOpenAIError(res, modelNotFound(request.model));
 
-  if (!(await passOpenAIDirectiveGate(context, exchange, parsed.directives, () => JSON.stringify(request.inputs), request.model))) return;
+  if (!(await passOpenAIDirectiveGate(context, exchange, parsed.directives, directiveText, request.model))) return;
   sendOpenAIJson(res, 200, embeddingsBody(request));
 }
 
@@ -61,12 +62,14 @@ function seedText(input: EmbeddingInput): string {
   return typeof input === 'string' ? input : input.join(',');
 }
 
-function validateEmbeddingRequest(body: unknown): { ok: true; request: EmbeddingRequest } | { ok: false; error: OpenAIError } {
-  const fields = typeof body === 'object' && body !== null ? (body as { [key: string]: unknown }) : {};
+function validateEmbeddingRequest(body: object): { ok: true; request: EmbeddingRequest } | { ok: false; error: OpenAIError } {
+  const fields: { model?: unknown; input?: unknown; encoding_format?: unknown; dimensions?: unknown } = body;
   if (typeof fields.model !== 'string' || fields.model === '') return { ok: false, error: missingModel() };
   if (fields.input === undefined) return { ok: false, error: missingParameter('input') };
   const inputs = normalizeInputs(fields.input);
-  if (!inputs) return { ok: false, error: invalidParameter('input', "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.") };
+  if (!inputs) {
+    return { ok: false, error: invalidParameter('input', "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.") };
+  }
   const format = fields.encoding_format ?? 'float';
   if (format !== 'float' && format !== 'base64') {
     return { ok: false, error: invalidParameter('encoding_format', "Invalid value for 'encoding_format': expected 'float' or 'base64'.") };

@@ -5,7 +5,7 @@ import { sendOpenAIJson } from './respond';
 /**
  * OpenAI's error envelope and the errors the simulator gives, with the
  * messages, types and codes api.openai.com uses for the same situations.
- * @see /work/shared/docs/upstream-protocols.md §1 "Errors"
+ * @see https://platform.openai.com/docs/guides/error-codes
  */
 export interface OpenAIErrorObject {
   message: string;
@@ -50,7 +50,8 @@ export function invalidUrl(method: string, path: string): OpenAIError {
 export function invalidJsonBody(): OpenAIError {
   return invalidRequest(
     400,
-    "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
+    'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly. ' +
+      'The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)',
   );
 }
 
@@ -112,7 +113,9 @@ function typicalError(status: number, model: string, retryAfterSeconds: number |
       return modelNotFound(model).error;
     case 429:
       return {
-        message: `Rate limit reached for ${model} in organization org-simulator on requests per min (RPM): Limit 60, Used 60, Requested 1. Please try again in ${retryAfterSeconds ?? 1}s.`,
+        message:
+          `Rate limit reached for ${model} in organization org-simulator on requests per min (RPM): ` +
+          `Limit 60, Used 60, Requested 1. Please try again in ${retryAfterSeconds ?? 1}s.`,
         type: 'requests',
         param: null,
         code: 'rate_limit_exceeded',

@@ -6,7 +6,7 @@ import { sendOpenAIJson } from './respond';
  * `GET /v1/models` and `GET /v1/models/{id}`. The list shows the models a
  * demo would pick from; any other id is served too, as a permissive
  * OpenAI-compatible upstream does, except the one reserved for 404s.
- * @see /work/shared/docs/upstream-protocols.md §3 "Models"
+ * @see https://platform.openai.com/docs/api-reference/models
  */
 
 /** The one model id that does not exist, for tests of the gateway's handling of a 404. */

@@ -4,7 +4,7 @@ import { type OpenAIError, unsupportedParameter, unsupportedValue } from './erro
 /**
  * The o-series rules: the parameters they refuse, with the real API's
  * errors, and the hidden reasoning they bill inside `completion_tokens`.
- * @see /work/shared/docs/upstream-protocols.md §1 "o-series"
+ * @see https://platform.openai.com/docs/api-reference/chat
  */
 
 export function isReasoningModel(model: string): boolean {

@@ -1,5 +1,5 @@
 import type { SimulatorContext } from '../context';
-import type { Route } from '../routing';
+import type { Exchange, Route } from '../routing';
 import { requireBearerKey } from './auth';
 import { handleChatCompletions } from './chat-completions';
 import { handleEmbeddings } from './embeddings';
@@ -16,9 +16,7 @@ export function openaiRoutes(context: SimulatorContext): Route[] {
   return routes.map(requireBearerKey);
 }
 
-/** Mounted last: any other method or path gets the answer api.openai.com gives to an unknown URL. */
-export const openaiUnknownUrlRoute: Route = {
-  method: '*',
-  path: /^/,
-  handle: async ({ req, res, path }) => sendOpenAIError(res, invalidUrl(req.method ?? 'GET', path)),
-};
+/** The answer api.openai.com gives to a method and path it does not serve. */
+export async function openaiUnknownUrl({ req, res, path }: Exchange): Promise<void> {
+  sendOpenAIError(res, invalidUrl(req.method ?? 'GET', path));
+}

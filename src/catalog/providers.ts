@@ -15,7 +15,7 @@ export interface ResolvedProvider {
 const SIMULATOR_BASE_PATH: Record<ProviderType, string> = {
   openai: '/v1',
   xai: '/v1',
-  anthropic: '',
+  anthropic: '/v1',
   gemini: '/v1beta',
 };
 

@@ -26,6 +26,18 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string().min(1), arguments: z.string() }),
 });
 
+/**
+ * Provider reasoning state the gateway returns on assistant messages, for the
+ * client to send back unchanged on the next turn: Anthropic's signed thinking
+ * blocks and Gemini's thought signatures. Upstreams reject a tool round trip
+ * whose reasoning state was lost.
+ */
+export const reasoningDetailSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+  z.object({ type: z.literal('thought_signature'), signature: z.string(), tool_call_id: z.string().optional() }),
+]);
+
 const textContent = z.union([z.string(), z.array(textPartSchema).min(1)]);
 
 export const chatMessageSchema = z.discriminatedUnion('role', [
@@ -38,6 +50,7 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
       content: z.union([textContent, z.null()]).optional(),
       tool_calls: z.array(toolCallSchema).nullish(),
       reasoning_content: z.string().nullish(),
+      reasoning_details: z.array(reasoningDetailSchema).nullish(),
       refusal: z.string().nullish(),
       name: z.string().optional(),
     })
@@ -127,3 +140,4 @@ export const chatRequestSchema = z
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
+export type ReasoningDetail = z.infer<typeof reasoningDetailSchema>;

@@ -1,3 +1,4 @@
+import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
 import { GatewayError } from './errors';
 
@@ -31,6 +32,7 @@ export function mapUpstreamError(err: UpstreamError): GatewayError {
 
 export function toGatewayError(err: unknown): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
+  if (err instanceof UnsupportedParameterError) return new GatewayError(400, 'unsupported_parameter', err.message, { param: err.param });
   if (err instanceof UpstreamError) return mapUpstreamError(err);
   return undefined;
 }

@@ -9,8 +9,14 @@ import type { ProviderUsage } from './usage';
  * this model family (each adapter expresses them in its own protocol).
  */
 export interface UpstreamChatRequest extends ChatRequest {
-  /** Upstream reasoning controls decided by the gateway; absent means leave the upstream default. */
-  thinking?: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high' };
+  /**
+   * Upstream reasoning controls decided by the gateway's rules (src/chat/reasoning/); absent
+   * means leave the upstream default. `enabled: false` turns reasoning off where the model
+   * allows it; `budgetTokens` is the token budget (Anthropic `budget_tokens`, Gemini
+   * `thinkingBudget`); `effort` is OpenAI's `reasoning_effort`; `includeThoughts` asks for
+   * the reasoning text (Gemini thought summaries).
+   */
+  thinking?: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high'; includeThoughts?: boolean };
 }
 
 export interface ChatCall {

@@ -5,6 +5,10 @@
  * one format.
  */
 
+import type { ReasoningDetail } from '../chat/chat-request-schema';
+
+export type { ReasoningDetail };
+
 export interface ChatToolCall {
   id: string;
   type: 'function';
@@ -22,6 +26,8 @@ export interface ChatAssistantMessage {
   role: 'assistant';
   content: string | null;
   reasoning_content?: string | null;
+  /** Signed reasoning state to send back unchanged on the next turn (see ReasoningDetail). */
+  reasoning_details?: ReasoningDetail[];
   tool_calls?: ChatToolCall[];
   refusal?: string | null;
   [extra: string]: unknown;
@@ -38,6 +44,8 @@ export interface ChatDelta {
   role?: 'assistant';
   content?: string | null;
   reasoning_content?: string | null;
+  /** Whole reasoning-state items, each sent once when complete; clients concatenate them like tool calls. */
+  reasoning_details?: ReasoningDetail[];
   tool_calls?: ChatToolCallDelta[];
   refusal?: string | null;
   [extra: string]: unknown;

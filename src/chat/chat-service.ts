@@ -5,7 +5,7 @@ import { toGatewayError } from '../http/map-upstream-error';
 import type { RequestContext } from '../http/request-context';
 import { parseRequest } from '../http/validate';
 import type { GatewayMetrics } from '../observability/metrics';
-import type { ChatAdapter, ChatCall, ChatStreamEvent } from '../providers/chat-adapter';
+import type { ChatAdapter, ChatCall, ChatStreamEvent, UpstreamChatRequest } from '../providers/chat-adapter';
 import type { ChatCompletion, ChatCompletionChunk } from '../providers/chat-types';
 import { chatAdapterFor } from '../providers/registry';
 import { UpstreamError } from '../providers/upstream-error';
@@ -13,12 +13,19 @@ import type { ProviderUsage } from '../providers/usage';
 import { filterCapableCandidates } from './chat-capabilities';
 import { chatRequestSchema, type ChatRequest } from './chat-request-schema';
 import { clientUsageFromMeasured, estimateLocally, measuredFromProvider, toClientUsage } from './chat-usage';
-import { prepareUpstreamRequest } from './prepare-upstream-request';
+import { applyReasoningRules } from './reasoning/reasoning-rules';
+import { splitThinkingSuffix } from './reasoning/thinking-suffix';
+import { explainUsagePolicyRefusal } from './reasoning/usage-policy-error';
 
 export const CHAT_ENDPOINT = '/v1/chat/completions';
 
 /** Client disconnected before the answer was complete (nginx's convention). */
 const CLIENT_CLOSED_REQUEST = 499;
+
+/** A route to try, with the request as this route's model family takes it. */
+interface PreparedCandidate extends Candidate {
+  upstreamRequest: UpstreamChatRequest;
+}
 
 interface Attempt {
   candidate: Candidate;
@@ -38,12 +45,26 @@ export class ChatService {
     private readonly metrics: GatewayMetrics,
   ) {}
 
-  /** Validates and routes; throws a GatewayError (400/403/404) before any upstream call. */
-  prepare(ctx: RequestContext, raw: unknown): { req: ChatRequest; candidates: Candidate[] } {
+  /**
+   * Validates, routes and applies each candidate model's reasoning rules;
+   * throws a GatewayError (400/403/404) before any upstream call.
+   */
+  prepare(ctx: RequestContext, raw: unknown): { req: ChatRequest; candidates: PreparedCandidate[] } {
     const model = raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined;
     if (typeof model === 'string') ctx.ticket.model = model;
     const req = parseRequest(chatRequestSchema, raw);
-    const candidates = filterCapableCandidates(this.catalog.resolve(req.model, ctx.principal, 'chat', CHAT_ENDPOINT), req);
+    const { model: name, thinkingSuffix } = splitThinkingSuffix(req.model);
+    const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, 'chat', CHAT_ENDPOINT), req);
+    let firstError: unknown;
+    const candidates = capable.flatMap((candidate) => {
+      try {
+        return [{ ...candidate, upstreamRequest: applyReasoningRules(candidate.model.config, req, thinkingSuffix) }];
+      } catch (err) {
+        firstError ??= err;
+        return [];
+      }
+    });
+    if (!candidates.length) throw firstError;
     return { req, candidates };
   }
 
@@ -51,7 +72,7 @@ export class ChatService {
     const { req, candidates } = this.prepare(ctx, raw);
     let attempts = 0;
     for (const [i, candidate] of candidates.entries()) {
-      const attempt = this.attempt(ctx, candidate, req, ++attempts);
+      const attempt = this.attempt(ctx, candidate, ++attempts);
       try {
         const result = await attempt.adapter.complete(attempt.call);
         const completion = this.present(ctx, req, result.completion);
@@ -79,7 +100,7 @@ export class ChatService {
     if (!req.stream) throw new GatewayError(400, 'invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
     let attempts = 0;
     for (const [i, candidate] of candidates.entries()) {
-      const attempt = this.attempt(ctx, candidate, req, ++attempts);
+      const attempt = this.attempt(ctx, candidate, ++attempts);
       const upstream = attempt.adapter.stream(attempt.call);
       try {
         const first = await upstream.next();
@@ -153,7 +174,7 @@ export class ChatService {
     if (failure && !ctx.signal.aborted) throw toGatewayError(failure) ?? failure;
   }
 
-  private attempt(ctx: RequestContext, candidate: Candidate, req: ChatRequest, attempts: number): Attempt {
+  private attempt(ctx: RequestContext, candidate: PreparedCandidate, attempts: number): Attempt {
     const adapter = chatAdapterFor(candidate.route.provider.type);
     if (!adapter) throw new GatewayError(501, 'provider_not_supported', `No chat adapter for provider type "${candidate.route.provider.type}".`);
     return {
@@ -164,7 +185,7 @@ export class ChatService {
         provider: candidate.route.provider,
         upstreamModel: candidate.route.upstreamModel,
         family: candidate.model.config.family,
-        request: prepareUpstreamRequest(candidate, req),
+        request: candidate.upstreamRequest,
         signal: ctx.signal,
       },
     };
@@ -186,7 +207,8 @@ export class ChatService {
   }
 
   private async failed(ctx: RequestContext, err: unknown, attempt: Attempt, wasStreaming: boolean): Promise<unknown> {
-    const mapped = toGatewayError(err);
+    const gatewayError = toGatewayError(err);
+    const mapped = gatewayError && explainUsagePolicyRefusal(attempt.candidate.model.config.family, gatewayError);
     if (ctx.signal.aborted) {
       await ctx.ticket.settle(this.settlement(attempt, { statusCode: CLIENT_CLOSED_REQUEST, usage: null, charge: false, ttftMs: null, wasStreaming, errorCode: 'client_closed_request' }));
       return err;

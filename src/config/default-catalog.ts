@@ -26,7 +26,7 @@ type Reasoning = NonNullable<GatewayConfigInput['models'][number]['reasoning']>;
 /** Claude: off unless asked; effort and `#thinking` reserve a share of max_tokens; temperature must be 1. */
 const claudeReasoning: Reasoning = {
   default: 'off', effort: { low: 20, medium: 50, high: 80 }, budget: true, min_budget: 1024,
-  thinking_suffix: 80, temperature: 'must_be_1', returns_text: true,
+  thinking_suffix: 80, temperature: 'must_be_1', returns_text: true, max_tokens_default: 'model_max',
 };
 /** OpenAI o-series: always reasons, effort only, no sampling parameters, reasoning stays internal. */
 const oSeriesReasoning: Reasoning = { default: 'always', effort: 'native', budget: false, temperature: 'unsupported', returns_text: false };

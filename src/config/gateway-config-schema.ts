@@ -57,6 +57,8 @@ export const reasoningCapabilitiesSchema = z.strictObject({
   temperature: z.enum(['free', 'must_be_1', 'unsupported']).default('free'),
   /** Whether the reasoning text is returned in `reasoning_content`. */
   returns_text: z.boolean(),
+  /** An omitted `max_tokens` becomes the model's `max_output_tokens` (upstreams that require it), or is left to the upstream. */
+  max_tokens_default: z.enum(['model_max', 'upstream']).default('upstream'),
 });
 
 export const modelRouteSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import type { UpstreamChatRequest } from '../chat-adapter';
 
 /** Gateway-level fields that are not OpenAI parameters; their effect arrives through `thinking`. */
-const GATEWAY_ONLY_FIELDS = new Set(['thinking', 'reasoning', 'top_k']);
+const GATEWAY_ONLY_FIELDS = new Set(['thinking', 'reasoning']);
 
 /**
  * The OpenAI request body for a call: the client's fields under the upstream

@@ -1,0 +1,72 @@
+import { runKeysCommand } from '../../src/keys/keys-cli';
+import { readEnv } from '../../src/config/env';
+import { KeyStore } from '../../src/keys/key-store';
+import { openDatabase } from '../../src/db/database';
+import { freshPgliteDataDir } from '../support/pglite-template';
+import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+
+describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ database });
+  });
+  afterAll(() => t?.close());
+
+  it('answers /healthz and /readyz without a key', async () => {
+    const health = await fetch(`${t.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('x-svc-request-id')).toMatch(/^req_/);
+    const ready = await (await fetch(`${t.url}/readyz`)).json();
+    expect(ready).toEqual({ status: 'ready', database });
+  });
+
+  it('exposes requests, latency, upstream errors and tokens by model in Prometheus format', async () => {
+    const key = await t.createKey();
+    const chat = (content: string) =>
+      fetch(`${t.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] }),
+      });
+    expect((await chat('count me')).status).toBe(200);
+    expect((await chat('fail [sim status=500]')).status).toBe(502);
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    expect(text).toMatch(/gateway_http_requests_total\{method="POST",route="\/v1\/chat\/completions",status="200"\} [1-9]/);
+    expect(text).toMatch(/gateway_http_request_duration_seconds_bucket\{route="\/v1\/chat\/completions",le="\+Inf"\} [1-9]/);
+    expect(text).toMatch(/gateway_upstream_errors_total\{provider="openai",status="500"\} 1/);
+    expect(text).toMatch(/gateway_tokens_total\{dimension="output",model="gpt-4.1-mini"\} [1-9]/);
+    expect(text).toMatch(/gateway_usage_records_written_total [1-9]/);
+  });
+});
+
+describe('keys from the shell', () => {
+  it('creates a key that authenticates, lists it without its secret, and revokes it', async () => {
+    const dataDir = await freshPgliteDataDir();
+    const env = readEnv({ GATEWAY_DATA_DIR: dataDir });
+    const out: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+    jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await runKeysCommand(['create', '--name', 'cli', '--models', 'gpt-4.1,fast'], env)).toBe(0);
+      const created = JSON.parse(out.join(''));
+      expect(created.key).toMatch(/^sk-gw-[A-Za-z0-9]{40}$/);
+      expect(created.models).toEqual(['gpt-4.1', 'fast']);
+
+      const db = await openDatabase({ dataDir: `${dataDir}/pglite` });
+      const principal = await new KeyStore(db.prisma, 0).authenticate(created.key);
+      expect(principal?.allowedModels).toEqual(new Set(['gpt-4.1', 'fast']));
+      const stored = await db.prisma.apiKey.findUnique({ where: { id: created.id } });
+      expect(stored!.keyHash).not.toContain(created.key);
+      await db.close();
+
+      out.length = 0;
+      expect(await runKeysCommand(['list'], env)).toBe(0);
+      expect(out.join('')).not.toContain(created.key);
+      expect(await runKeysCommand(['revoke', created.id], env)).toBe(0);
+      expect(await runKeysCommand(['create'], env)).toBe(2);
+    } finally {
+      write.mockRestore();
+      jest.restoreAllMocks();
+    }
+  });
+});

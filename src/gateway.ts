@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { adminKeysRouter } from './admin/admin-keys-router';
 import { PriceTable } from './billing/price-table';
@@ -27,6 +29,11 @@ import { startSimulator, type SimulatorHandle } from './simulator/server';
 import { UsageQueries } from './usage/usage-queries';
 import { usageRouter } from './usage/usage-router';
 import { mountGraphql, type GraphqlServer } from './graphql/graphql-server';
+import { VideoPoller } from './jobs/video-poller';
+import { noTaskEvents } from './videos/task-events';
+import { VideoService } from './videos/video-service';
+import { VideoTaskStore } from './videos/video-task-store';
+import { videosRouter } from './videos/videos-router';
 
 export interface GatewayOptions {
   env: GatewayEnv;
@@ -52,6 +59,8 @@ export interface GatewayServices {
   catalog: Catalog;
   keys: KeyStore;
   chat: ChatService;
+  videos: VideoService;
+  videoTasks: VideoTaskStore;
   usage: UsageQueries;
   recorder: UsageRecorder;
   writer: UsageWriter;
@@ -89,10 +98,18 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   await writer.replaySpool();
   const recorder = new UsageRecorder(prices, pricingVersion, writer, metrics);
   const keys = new KeyStore(db.prisma, env.GATEWAY_KEY_CACHE_MS);
+  const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const videoTasks = new VideoTaskStore(db.prisma);
+  const videos = new VideoService({
+    catalog, store: videoTasks, prices, events: noTaskEvents, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
+  });
   const services: GatewayServices = {
-    catalog, keys, chat: new ChatService(catalog, metrics), usage: new UsageQueries(db.prisma),
+    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),
     recorder, writer, metrics, prices, pricingVersion, logger,
   };
+  const poller = env.GATEWAY_VIDEO_POLLER
+    ? new VideoPoller(videoTasks, videos, logger, { owner: instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, batchSize: 100, concurrency: 32, idleMs: env.GATEWAY_VIDEO_POLL_IDLE_MS })
+    : undefined;
 
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyParser(env.GATEWAY_MAX_BODY_BYTES);
@@ -105,6 +122,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     authenticated: [
       modelsRouter({ catalog, prices, pricingVersion, loadedAt: Math.floor(Date.now() / 1000) }),
       chatRouter(services.chat, recorder, logger, jsonBody),
+      videosRouter(videos, recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
     requireApiKey: requireApiKey(keys),
@@ -119,10 +137,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const port = (httpServer.address() as AddressInfo).port;
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
+  poller?.start();
   logger.info('gateway listening', {
     url, config: opts.configSource, models: catalog.allModels().length, pricing_version: pricingVersion,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
     startup_ms: Math.round(performance.now() - startedAt),
+    instance: instanceId,
+    video_poller: poller ? 'on' : 'off',
   });
 
   let shuttingDown: Promise<void> | undefined;
@@ -132,6 +153,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
       const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
+      await poller?.stop();
       await graphql?.stop();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

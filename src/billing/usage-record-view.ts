@@ -14,7 +14,16 @@ export interface UsageRecordView {
     measurement: unknown;
     dimensions: unknown;
   };
-  billing: { currency: string; amount_microusd: number; pricing_version: number; line_items: unknown };
+  billing: {
+    currency: string;
+    amount_microusd: number;
+    pricing_version: number;
+    line_items: unknown;
+    /** `final`; for tasks `held` (charged on completion), `settled` or `refunded`. */
+    state: string;
+    held_microusd?: number;
+    settled_at?: number | null;
+  };
   routing: unknown;
   provider_usage: unknown;
   log_id: string;
@@ -40,6 +49,8 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
       amount_microusd: Number(row.amountMicrousd),
       pricing_version: row.pricingVersion,
       line_items: row.lineItems,
+      state: row.billingState,
+      ...(row.heldMicrousd !== null ? { held_microusd: Number(row.heldMicrousd), settled_at: row.settledAt ? Math.floor(row.settledAt.getTime() / 1000) : null } : {}),
     },
     routing: row.routing,
     provider_usage: row.providerUsage,

@@ -44,6 +44,8 @@ export interface UsageRecordInput {
   routing: PublicRouting;
   servedBy: ServedBy | null;
   errorCode: string | null;
+  /** For an asynchronous task: the charge is held until the task ends. */
+  heldForTask?: string;
 }
 
 /** A usage record row as stored (the Prisma create input). */
@@ -69,6 +71,9 @@ export interface UsageRecordRow {
   logId: string;
   servedBy: ServedBy | null;
   errorCode: string | null;
+  billingState: 'final' | 'held';
+  taskId: string | null;
+  heldMicrousd: bigint | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -99,6 +104,9 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     logId: logIdFor(input.requestId),
     servedBy: input.servedBy,
     errorCode: input.errorCode,
+    billingState: input.heldForTask ? 'held' : 'final',
+    taskId: input.heldForTask ?? null,
+    heldMicrousd: input.heldForTask ? bill.amountMicroUsd : null,
   };
 }
 

@@ -15,7 +15,7 @@ export class UsageRecorder {
   async record(input: UsageRecordInput): Promise<void> {
     const row = buildUsageRecord(input, this.prices, this.pricingVersion);
     if (input.charge) {
-      for (const dim of row.dimensions) if (dim.quantity) this.metrics.tokens.inc({ model: row.model, dimension: dim.name }, dim.quantity);
+      for (const dim of row.dimensions) if (dim.quantity && dim.unit === 'tokens') this.metrics.tokens.inc({ model: row.model, dimension: dim.name }, dim.quantity);
     }
     await this.writer.write(row);
   }

@@ -47,6 +47,11 @@ function bigintToString(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-function reviveRow(raw: UsageRecordRow & { amountMicrousd: string; createdAt: string }): UsageRecordRow {
-  return { ...raw, amountMicrousd: BigInt(raw.amountMicrousd), createdAt: new Date(raw.createdAt) };
+function reviveRow(raw: UsageRecordRow & { amountMicrousd: string; heldMicrousd: string | null; createdAt: string }): UsageRecordRow {
+  return {
+    ...raw,
+    amountMicrousd: BigInt(raw.amountMicrousd),
+    heldMicrousd: raw.heldMicrousd === null || raw.heldMicrousd === undefined ? null : BigInt(raw.heldMicrousd),
+    createdAt: new Date(raw.createdAt),
+  };
 }

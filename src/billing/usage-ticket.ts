@@ -11,6 +11,8 @@ export interface Settlement {
   wasStreaming: boolean;
   servedBy: ServedBy | null;
   errorCode: string | null;
+  /** The charge is held for this task until it ends (settled or refunded then). */
+  heldForTask?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export class UsageTicket {
       routing,
       servedBy: s.servedBy,
       errorCode: s.errorCode,
+      heldForTask: s.heldForTask,
     });
   }
 

@@ -15,7 +15,7 @@ export const DEFAULT_PROVIDERS = {
   // Anthropic's and Google's OpenAI-compatible endpoints, until their native adapters serve these models.
   anthropic: { type: 'openai', base_url: 'https://api.anthropic.com/v1', api_key_env: 'ANTHROPIC_API_KEY' },
   gemini: { type: 'openai', base_url: 'https://generativelanguage.googleapis.com/v1beta/openai', api_key_env: 'GEMINI_API_KEY' },
-  xai: { type: 'openai', base_url: 'https://api.x.ai/v1', api_key_env: 'XAI_API_KEY' },
+  xai: { type: 'xai', base_url: 'https://api.x.ai/v1', api_key_env: 'XAI_API_KEY' },
 } as const satisfies GatewayConfigInput['providers'];
 
 const chatVision: Modalities = { input: ['text', 'image'], output: ['text'] };
@@ -39,6 +39,8 @@ const geminiReasoning = (maxBudget: number, canDisable: boolean): Reasoning => (
 function route(provider: keyof typeof DEFAULT_PROVIDERS, upstream_model: string) {
   return [{ provider, upstream_model, lane: 'standard' }];
 }
+
+const noChat = { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false };
 
 export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   {
@@ -99,14 +101,43 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   {
     id: 'text-embedding-3-small', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
     context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
-    capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false },
+    capabilities: noChat,
     embedding: { dimensions: 1536, max_inputs: 2048 }, pricing: { input: '0.02' }, routes: route('openai', 'text-embedding-3-small'),
   },
   {
     id: 'text-embedding-3-large', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
     context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
-    capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false },
+    capabilities: noChat,
     embedding: { dimensions: 3072, max_inputs: 2048 }, pricing: { input: '0.13' }, routes: route('openai', 'text-embedding-3-large'),
+  },
+  // Video models: prices are per second of video by resolution class; the hold
+  // taken at submission is the requested seconds at that price.
+  {
+    id: 'gen-imagine-video', owned_by: 'xai', family: 'xai-video', endpoint_types: ['videos'],
+    context_window: 4096, modalities: { input: ['text', 'image'], output: ['video'] }, capabilities: noChat,
+    video: {
+      api: 'xai', durations: { min: 1, max: 15 }, default_duration: 6, resolutions: ['480p', '720p'],
+      aspect_ratios: ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3'], default_aspect_ratio: '16:9',
+    },
+    pricing: { video_seconds_480p: { usd: '0.05', per: 1 }, video_seconds_720p: { usd: '0.10', per: 1 } },
+    routes: route('xai', 'grok-imagine-video'),
+  },
+  {
+    id: 'sora-2', owned_by: 'openai', family: 'openai-video', endpoint_types: ['videos'],
+    context_window: 4096, modalities: { input: ['text', 'image'], output: ['video'] }, capabilities: noChat,
+    video: { api: 'openai', durations: [4, 8, 12], default_duration: 4, resolutions: ['720x1280', '1280x720'], size_classes: { '720x1280': '720p', '1280x720': '720p' } },
+    pricing: { video_seconds_720p: { usd: '0.10', per: 1 } },
+    routes: route('openai', 'sora-2'),
+  },
+  {
+    id: 'sora-2-pro', owned_by: 'openai', family: 'openai-video', endpoint_types: ['videos'],
+    context_window: 4096, modalities: { input: ['text', 'image'], output: ['video'] }, capabilities: noChat,
+    video: {
+      api: 'openai', durations: [4, 8, 12], default_duration: 4, resolutions: ['720x1280', '1280x720', '1024x1792', '1792x1024'],
+      size_classes: { '720x1280': '720p', '1280x720': '720p', '1024x1792': '1080p', '1792x1024': '1080p' },
+    },
+    pricing: { video_seconds_720p: { usd: '0.30', per: 1 }, video_seconds_1080p: { usd: '0.50', per: 1 } },
+    routes: route('openai', 'sora-2-pro'),
   },
 ];
 

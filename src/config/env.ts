@@ -19,6 +19,12 @@ const envSchema = z.object({
   GATEWAY_KEY_CACHE_MS: intFromEnv(30_000),
   /** How long SIGTERM waits for requests in flight before closing them. */
   GATEWAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000),
+  /** Whether this instance runs the background video-task poller. */
+  GATEWAY_VIDEO_POLLER: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  /** How long a claimed video task stays leased to the instance polling it. */
+  GATEWAY_VIDEO_LEASE_MS: intFromEnv(30_000),
+  /** Pause between poller rounds when no task was due. */
+  GATEWAY_VIDEO_POLL_IDLE_MS: intFromEnv(250),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

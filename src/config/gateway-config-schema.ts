@@ -61,6 +61,34 @@ export const reasoningCapabilitiesSchema = z.strictObject({
   max_tokens_default: z.enum(['model_max', 'upstream']).default('upstream'),
 });
 
+/**
+ * A video generation model: which wire shape its clients use, what it
+ * accepts, and how its tasks are polled upstream.
+ */
+export const videoCapabilitiesSchema = z.strictObject({
+  /** `xai`: submit returns `request_id`, poll returns pending or `video`; `openai`: OpenAI video objects, remix, content download. */
+  api: z.enum(['xai', 'openai']),
+  /** Accepted durations in seconds: a range (xai) or a list (openai). */
+  durations: z.union([z.strictObject({ min: z.number().int().positive(), max: z.number().int().positive() }), z.array(z.number().int().positive()).min(1)]),
+  default_duration: z.number().int().positive(),
+  /** xai: resolution names; openai: pixel sizes (`WIDTHxHEIGHT`). The first is the default. */
+  resolutions: z.array(z.string().min(1)).min(1),
+  /** openai: the price class of each size (`720p`, `1080p`); xai: resolutions are their own class. */
+  size_classes: z.record(z.string(), z.string()).default({}),
+  aspect_ratios: z.array(z.string()).default([]),
+  default_aspect_ratio: z.string().optional(),
+  polling: z
+    .strictObject({
+      /** First upstream poll after the typical generation time. */
+      first_poll_after_ms: z.number().int().nonnegative().default(30_000),
+      interval_ms: z.number().int().positive().default(8_000),
+      max_interval_ms: z.number().int().positive().default(10_000),
+      /** A task not finished by then is expired and refunded. */
+      timeout_ms: z.number().int().positive().default(20 * 60_000),
+    })
+    .default({ first_poll_after_ms: 30_000, interval_ms: 8_000, max_interval_ms: 10_000, timeout_ms: 20 * 60_000 }),
+});
+
 export const modelRouteSchema = z.strictObject({
   provider: z.string().min(1),
   upstream_model: z.string().min(1),
@@ -94,6 +122,7 @@ export const modelSchema = z.strictObject({
     })
     .default({ tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false }),
   reasoning: reasoningCapabilitiesSchema.optional(),
+  video: videoCapabilitiesSchema.optional(),
   embedding: z.strictObject({ dimensions: z.number().int().positive(), max_inputs: z.number().int().positive().default(2048) }).optional(),
   pricing: pricingSchema,
   routes: z.array(modelRouteSchema).min(1),
@@ -121,6 +150,9 @@ export const gatewayConfigSchema = z
           ctx.addIssue({ code: 'custom', path: ['models', i, 'routes', j, 'provider'], message: `unknown provider "${route.provider}"` });
         }
       });
+      if (model.endpoint_types.includes('videos') && !model.video) {
+        ctx.addIssue({ code: 'custom', path: ['models', i, 'video'], message: 'video models need a video block' });
+      }
       if (model.endpoint_types.includes('embeddings') && !model.embedding) {
         ctx.addIssue({ code: 'custom', path: ['models', i, 'embedding'], message: 'embedding models need embedding.dimensions' });
       }
@@ -140,6 +172,7 @@ export type ModelConfig = z.infer<typeof modelSchema>;
 export type ModelRouteConfig = z.infer<typeof modelRouteSchema>;
 export type PricingConfig = z.infer<typeof pricingSchema>;
 export type PriceConfig = z.infer<typeof priceSchema>;
+export type VideoCapabilities = z.infer<typeof videoCapabilitiesSchema>;
 export type ReasoningCapabilities = z.infer<typeof reasoningCapabilitiesSchema>;
 export type EndpointType = z.infer<typeof endpointTypeSchema>;
 export type ProviderType = z.infer<typeof providerTypeSchema>;

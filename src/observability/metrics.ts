@@ -86,6 +86,10 @@ export class GatewayMetrics {
   readonly usageRecordsSpooled = new Counter('gateway_usage_records_spooled_total', 'Usage records written to the local spool because the database failed.');
   readonly usageFlushDuration = new Histogram('gateway_usage_flush_duration_seconds', 'Time to commit one batch of usage records.', [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1]);
 
+  readonly videoTasksSubmitted = new Counter('gateway_video_tasks_submitted_total', 'Video tasks accepted, by model.');
+  readonly videoTasksFinished = new Counter('gateway_video_tasks_finished_total', 'Video tasks that reached a final state, by model and status.');
+  readonly videoPolls = new Counter('gateway_video_polls_total', 'Upstream polls of video tasks, by provider.');
+
   render(): string {
     const process = [
       `# HELP gateway_process_resident_memory_bytes Resident memory of the gateway process.`,
@@ -96,6 +100,7 @@ export class GatewayMetrics {
     return [
       this.httpRequests, this.httpDuration, this.inFlight, this.upstreamErrors, this.upstreamFallbacks,
       this.tokens, this.usageRecordsWritten, this.usageRecordsSpooled, this.usageFlushDuration,
+      this.videoTasksSubmitted, this.videoTasksFinished, this.videoPolls,
     ].map((m) => m.render()).join('') + process;
   }
 }

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { afterCursor, encodeCursor } from '../db/time-id-cursor';
 import { toUsageRecordView, type UsageRecordView } from '../billing/usage-record-view';
 import type { Principal } from '../keys/principal';
 
@@ -31,30 +32,16 @@ export class UsageQueries {
     const where: Prisma.UsageRecordWhereInput = { keyId: principal.keyId };
     if (filter.model) where.model = filter.model;
     if (filter.since || filter.until) where.createdAt = { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) };
-    const cursor = after ? decodeCursor(after) : null;
-    if (cursor) {
-      where.OR = [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }];
-    }
+    if (after) where.OR = afterCursor(after);
     const rows = await this.prisma.usageRecord.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
     return {
       records: page.map(toUsageRecordView),
-      endCursor: last ? encodeCursor(last.createdAt, last.id) : null,
+      endCursor: last ? encodeCursor(last) : null,
       hasNextPage: rows.length > first,
     };
   }
 }
 
-export class InvalidCursorError extends Error {}
-
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time);
-  if (!id || Number.isNaN(createdAt.getTime())) throw new InvalidCursorError('the "after" cursor is not one this API returned');
-  return { createdAt, id };
-}
+export { InvalidCursorError } from '../db/time-id-cursor';

@@ -1,0 +1,88 @@
+import type { Logger } from '../observability/logger';
+import type { VideoService } from '../videos/video-service';
+import type { VideoTask, VideoTaskStore } from '../videos/video-task-store';
+
+export interface VideoPollerOptions {
+  /** Lease owner name of this instance. */
+  owner: string;
+  leaseMs: number;
+  /** Tasks claimed per round. */
+  batchSize: number;
+  /** Upstream polls in flight at once. */
+  concurrency: number;
+  /** Pause between rounds when nothing was due. */
+  idleMs: number;
+}
+
+/**
+ * The background loop of one instance: claim due tasks (row leases, so
+ * instances share the work without polling a task twice), advance each with
+ * one upstream poll, repeat. Each task carries its own next poll time, so
+ * the loop only decides how often to look, not how often a task is polled.
+ * A restarted instance simply finds the unfinished tasks in the database.
+ */
+export class VideoPoller {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly store: VideoTaskStore,
+    private readonly videos: VideoService,
+    private readonly logger: Logger,
+    private readonly options: VideoPollerOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed: VideoTask[] = [];
+      try {
+        claimed = await this.store.claimDue(this.options.owner, this.options.batchSize, this.options.leaseMs);
+        await forEachConcurrently(claimed, this.options.concurrency, (task) => this.advance(task));
+      } catch (err) {
+        this.logger.error('video poller round failed', { err });
+      }
+      if (claimed.length < this.options.batchSize) await this.pause(this.options.idleMs);
+    }
+  }
+
+  private async advance(task: VideoTask): Promise<void> {
+    try {
+      await this.videos.advance(task);
+    } catch (err) {
+      // The lease expires on its own; the task is retried on its next round.
+      this.logger.error('video task poll failed', { task_id: task.id, err });
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+}
+
+async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  });
+  await Promise.all(workers);
+}

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import type { Candidate, Catalog } from '../catalog/catalog';
+import type { VideoCapabilities } from '../config/gateway-config-schema';
+import type { PriceTable } from '../billing/price-table';
+import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
+import { GatewayError } from '../http/errors';
+import { toGatewayError } from '../http/map-upstream-error';
+import type { RequestContext } from '../http/request-context';
+import type { Principal } from '../keys/principal';
+import { parseRequest } from '../http/validate';
+import type { Logger } from '../observability/logger';
+import type { GatewayMetrics } from '../observability/metrics';
+import { UpstreamError } from '../providers/upstream-error';
+import type { VideoAdapter, VideoCall, VideoContent, VideoPoll, VideoSubmission } from '../providers/video-adapter';
+import { videoAdapterFor } from '../providers/video-registry';
+import { firstPollAt, nextPollAt } from '../jobs/poll-schedule';
+import type { TaskEvents } from './task-events';
+import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
+import { isFinished, type VideoTask, type VideoTaskStore } from './video-task-store';
+import type { VideoTaskError, VideoTaskParams, VideoTaskResult } from './video-views';
+
+export const VIDEOS_ENDPOINT = '/v1/videos';
+export const VIDEO_GENERATIONS_ENDPOINT = '/v1/videos/generations';
+
+/** An upload for image-to-video on the OpenAI-style API (`input_reference`). */
+export interface UploadedImage {
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface VideoServiceDeps {
+  catalog: Catalog;
+  store: VideoTaskStore;
+  prices: PriceTable;
+  events: TaskEvents;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  /** This process's lease owner name. */
+  instanceId: string;
+  /** How long a claimed task stays leased; longer than one upstream poll may take. */
+  leaseMs: number;
+}
+
+/** Longest one upstream poll may take; the lease outlives it, so no two polls of a task overlap. */
+const POLL_TIMEOUT_MS = 20_000;
+
+/**
+ * Asynchronous video generation: submission (with a held charge), the state
+ * machine a poll advances, remix and content download. REST, GraphQL and the
+ * background poller all go through here.
+ */
+export class VideoService {
+  constructor(private readonly deps: VideoServiceDeps) {}
+
+  async submit(ctx: RequestContext, raw: unknown, endpoint: string, image?: UploadedImage): Promise<VideoTask> {
+    const modelName = raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined;
+    if (typeof modelName === 'string') ctx.ticket.model = modelName;
+    if (typeof modelName !== 'string' || !modelName) throw new GatewayError(400, 'invalid_parameter', '"model" is required.', { param: 'model' });
+    const candidate = this.deps.catalog.resolve(modelName, ctx.principal, 'videos', endpoint)[0];
+    const caps = candidate.model.config.video!;
+    if (endpoint === VIDEO_GENERATIONS_ENDPOINT && caps.api !== 'xai') throw new GatewayError(400, 'model_not_supported_on_endpoint', `"${modelName}" is submitted with POST ${VIDEOS_ENDPOINT}.`, { param: 'model' });
+    const { params, submission } = caps.api === 'xai' ? xaiParams(caps, raw) : openAIParams(caps, raw, image);
+    return this.startTask(ctx, candidate, params, null, (adapter, call) => adapter.submit(call, submission));
+  }
+
+  async remix(ctx: RequestContext, id: string, raw: unknown): Promise<VideoTask> {
+    const source = await this.findOwned(ctx.principal, id);
+    ctx.ticket.model = source.model;
+    if (source.api !== 'openai') throw new GatewayError(400, 'remix_not_supported', `The model "${source.model}" does not support remix.`, { param: 'video_id' });
+    if (source.status !== 'completed') throw new GatewayError(409, 'video_not_ready', `Video "${id}" is ${source.status}; only a completed video can be remixed.`, { param: 'video_id' });
+    const { prompt } = parseRequest(remixSchema, raw);
+    const candidate = this.candidateOf(source);
+    const params: VideoTaskParams = { ...(source.params as unknown as VideoTaskParams), prompt };
+    return this.startTask(ctx, candidate, params, source.id, (adapter, call) => {
+      if (!adapter.remix) throw new GatewayError(400, 'remix_not_supported', `The model "${source.model}" does not support remix.`);
+      return adapter.remix(call, source.upstreamId!, prompt);
+    });
+  }
+
+  /** A task as its owner sees it, polled at once when it is due, so a client is never slower than the background loop. */
+  async get(principal: Principal, id: string): Promise<VideoTask> {
+    const task = await this.findOwned(principal, id);
+    if (isFinished(task.status) || task.status === 'submitting' || task.nextPollAt.getTime() > Date.now()) return task;
+    const claimed = await this.deps.store.claimIfDue(this.deps.instanceId, task.id, this.deps.leaseMs);
+    if (!claimed) return task;
+    return (await this.advance(claimed)) ?? (await this.findOwned(principal, id));
+  }
+
+  async content(principal: Principal, id: string, variant: string, signal: AbortSignal): Promise<VideoContent> {
+    const task = await this.findOwned(principal, id);
+    if (task.api !== 'openai') throw new GatewayError(404, 'content_not_available', `The model "${task.model}" returns a video URL in GET ${VIDEOS_ENDPOINT}/{id}; it has no content endpoint.`);
+    if (!['video', 'thumbnail', 'spritesheet'].includes(variant)) throw new GatewayError(400, 'invalid_parameter', '"variant" must be video, thumbnail or spritesheet.', { param: 'variant' });
+    if (task.status !== 'completed') throw new GatewayError(409, 'video_not_ready', `Video "${id}" is ${task.status}; its content is available once completed.`);
+    const candidate = this.candidateOf(task);
+    const adapter = this.adapterOf(candidate);
+    if (!adapter.content) throw new GatewayError(404, 'content_not_available', 'This provider serves no video content.');
+    try {
+      return await adapter.content(this.call(candidate, signal), task.upstreamId!, variant);
+    } catch (err) {
+      throw toGatewayError(err) ?? err;
+    }
+  }
+
+  async findOwned(principal: Principal, id: string): Promise<VideoTask> {
+    const task = await this.deps.store.findForKey(principal.keyId, id);
+    if (!task) throw new GatewayError(404, 'video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
+    return task;
+  }
+
+  /**
+   * One step of a leased task: poll the upstream once and move the task to
+   * what it said, by compare-and-set. Returns the new row, or null when
+   * another writer advanced the task first (then nothing is overwritten).
+   */
+  async advance(task: VideoTask): Promise<VideoTask | null> {
+    const now = Date.now();
+    if (task.status === 'submitting') {
+      return this.finish(task, 'failed', { error: { code: 'submission_interrupted', message: 'The gateway stopped while submitting this task; it was not charged. Submit it again.' } });
+    }
+    if (now >= task.deadlineAt.getTime()) {
+      return this.finish(task, 'expired', { error: { code: 'generation_timeout', message: 'The upstream did not finish the video in time; the charge was refunded. Submit it again.' } });
+    }
+    const candidate = this.candidateOf(task);
+    const polling = candidate.model.config.video!.polling;
+    let poll: VideoPoll;
+    try {
+      this.deps.metrics.videoPolls.inc({ provider: task.provider });
+      poll = await this.adapterOf(candidate).poll(this.call(candidate, AbortSignal.timeout(POLL_TIMEOUT_MS)), task.upstreamId!);
+    } catch (err) {
+      if (err instanceof UpstreamError && !err.details.retryable) {
+        return this.finish(task, 'failed', { error: { code: 'upstream_error', message: `The upstream refused the task: ${err.message}` } });
+      }
+      this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
+      const retryAfter = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
+      return this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: nextPollAt(polling, task.pollCount + 1, now, retryAfter) });
+    }
+    const s = poll.status;
+    if (s.state === 'completed') {
+      return this.finish(task, 'completed', { result: { url: s.videoUrl, durationSeconds: s.durationSeconds, respectModeration: s.respectModeration } });
+    }
+    if (s.state === 'failed') return this.finish(task, 'failed', { error: s.error });
+    if (s.state === 'expired') {
+      return this.finish(task, 'expired', { error: { code: 'expired', message: 'The upstream expired the task before it finished; the charge was refunded.' } });
+    }
+    const status = s.upstreamStatus === 'queued' && !s.progress ? 'queued' : 'in_progress';
+    const updated = await this.deps.store.compareAndSet(task, {
+      status,
+      progress: s.progress ?? task.progress,
+      pollCount: task.pollCount + 1,
+      nextPollAt: nextPollAt(polling, task.pollCount + 1, now, poll.retryAfterSeconds),
+    });
+    if (updated && (updated.status !== task.status || updated.progress !== task.progress)) this.deps.events.publish(updated);
+    return updated;
+  }
+
+  /**
+   * Moves a task to a final state and ends its charge in the same
+   * transaction: settled on completion (a moderated video is a completed
+   * generation, so it is charged too), refunded on failure or expiry.
+   */
+  private async finish(task: VideoTask, status: 'completed' | 'failed' | 'expired', outcome: { result?: VideoTaskResult; error?: VideoTaskError }): Promise<VideoTask | null> {
+    const params = task.params as unknown as VideoTaskParams;
+    const updated = await this.deps.store.compareAndSet(
+      task,
+      {
+        status,
+        progress: status === 'completed' ? 100 : task.progress,
+        result: (outcome.result ?? undefined) as never,
+        error: (outcome.error ?? undefined) as never,
+        completedAt: new Date(),
+        pollCount: task.pollCount + (task.upstreamId ? 1 : 0),
+      },
+      async (tx) => {
+        if (status === 'completed') {
+          await settleHeldCharge(tx, task.requestId, params.durationSeconds, outcome.result?.durationSeconds ?? params.durationSeconds);
+        } else {
+          await refundHeldCharge(tx, task.requestId);
+        }
+      },
+    );
+    if (updated) {
+      this.deps.metrics.videoTasksFinished.inc({ model: task.model, status });
+      this.deps.events.publish(updated);
+    }
+    return updated;
+  }
+
+  private async startTask(
+    ctx: RequestContext,
+    candidate: Candidate,
+    params: VideoTaskParams,
+    remixedFrom: string | null,
+    send: (adapter: VideoAdapter, call: VideoCall) => Promise<{ upstreamId: string }>,
+  ): Promise<VideoTask> {
+    const adapter = this.adapterOf(candidate);
+    const polling = candidate.model.config.video!.polling;
+    const provider = candidate.route.provider;
+    const now = Date.now();
+    const id = `video_${randomUUID().replace(/-/g, '')}`;
+    // Written before the upstream call, so a crash mid-submit leaves a task the poller can close.
+    const created = await this.deps.store.create({
+      id, keyId: ctx.principal.keyId, accountId: ctx.principal.accountId, requestId: ctx.requestId,
+      model: candidate.model.id, api: candidate.model.config.video!.api, provider: provider.name,
+      upstreamModel: candidate.route.upstreamModel, lane: candidate.route.lane, status: 'submitting',
+      params: params as never, remixedFrom,
+      nextPollAt: new Date(now + provider.timeoutMs + 30_000), deadlineAt: new Date(now + polling.timeout_ms),
+    });
+    let upstreamId: string;
+    try {
+      ({ upstreamId } = await send(adapter, this.call(candidate, ctx.signal)));
+    } catch (err) {
+      await this.deps.store.compareAndSet(created, { status: 'failed', error: { code: 'submission_failed', message: (err as Error).message } as never, completedAt: new Date() });
+      throw toGatewayError(err) ?? err;
+    }
+    await ctx.ticket.settle({
+      statusCode: 200,
+      usage: {
+        promptTokens: 0,
+        completionTokens: 0,
+        dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }],
+        measurement: { input: 'unavailable', output: 'local_estimate' },
+        providerUsage: { family: provider.type, raw_fields: {} },
+      },
+      pricedAs: { modelId: candidate.model.id, lane: candidate.route.lane },
+      charge: true,
+      ttftMs: null,
+      wasStreaming: false,
+      servedBy: { provider: provider.name, upstream_model: candidate.route.upstreamModel, lane: candidate.route.lane, attempts: 1 },
+      errorCode: null,
+      heldForTask: id,
+    });
+    const queued = await this.deps.store.compareAndSet(created, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
+    this.deps.metrics.videoTasksSubmitted.inc({ model: candidate.model.id });
+    this.deps.events.publish(queued!);
+    return queued!;
+  }
+
+  private candidateOf(task: VideoTask): Candidate {
+    const model = this.deps.catalog.model(task.model);
+    const route = model?.routes.find((r) => r.provider.name === task.provider && r.upstreamModel === task.upstreamModel) ?? model?.routes[0];
+    if (!model || !route) throw new GatewayError(500, 'model_removed', `The model "${task.model}" of this task is no longer in the catalog.`);
+    return { model, route };
+  }
+
+  private adapterOf(candidate: Candidate): VideoAdapter {
+    const adapter = videoAdapterFor(candidate.route.provider.type);
+    if (!adapter) throw new GatewayError(501, 'provider_not_supported', `No video adapter for provider type "${candidate.route.provider.type}".`);
+    return adapter;
+  }
+
+  private call(candidate: Candidate, signal: AbortSignal): VideoCall {
+    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal };
+  }
+}
+
+function xaiParams(caps: VideoCapabilities, raw: unknown): { params: VideoTaskParams; submission: VideoSubmission } {
+  const body = parseRequest(xaiSubmissionSchema(caps), raw);
+  const params: VideoTaskParams = {
+    prompt: body.prompt, durationSeconds: body.duration, resolution: body.resolution, aspectRatio: body.aspect_ratio,
+    imageUrl: body.image?.url, billingDimension: `video_seconds_${body.resolution}`,
+  };
+  return {
+    params,
+    submission: { prompt: body.prompt, durationSeconds: body.duration, resolution: body.resolution, aspectRatio: body.aspect_ratio, image: body.image ? { url: body.image.url } : undefined },
+  };
+}
+
+function openAIParams(caps: VideoCapabilities, raw: unknown, image?: UploadedImage): { params: VideoTaskParams; submission: VideoSubmission } {
+  const body = parseRequest(openAISubmissionSchema(caps), raw);
+  const durationSeconds = Number(body.seconds);
+  const params: VideoTaskParams = {
+    prompt: body.prompt, durationSeconds, seconds: body.seconds, size: body.size,
+    inputReference: image ? { filename: image.filename, contentType: image.contentType, bytes: image.data.length } : undefined,
+    billingDimension: `video_seconds_${caps.size_classes[body.size] ?? body.size}`,
+  };
+  return { params, submission: { prompt: body.prompt, durationSeconds, size: body.size, image: image ? { file: image } : undefined } };
+}

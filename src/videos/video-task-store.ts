@@ -1,0 +1,103 @@
+import type { Prisma, PrismaClient, VideoTask } from '../generated/prisma/client';
+import { afterCursor, encodeCursor } from '../db/time-id-cursor';
+
+export type { VideoTask };
+
+/** Statuses a poller still has work for. `submitting` tasks are claimed only to recover from a crash mid-submit. */
+export const UNFINISHED_STATUSES = ['submitting', 'queued', 'in_progress'] as const;
+export const FINISHED_STATUSES = ['completed', 'failed', 'expired'] as const;
+
+export function isFinished(status: string): boolean {
+  return (FINISHED_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * Video tasks in the database, claimed by pollers with row leases so that
+ * several gateway instances never poll one task at once, and changed only by
+ * compare-and-set on `version` so a slower poller never overwrites a newer
+ * state.
+ */
+export class VideoTaskStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  create(data: Prisma.VideoTaskUncheckedCreateInput): Promise<VideoTask> {
+    return this.prisma.videoTask.create({ data });
+  }
+
+  /** A task as its owner sees it; another key's task is indistinguishable from a missing one. */
+  async findForKey(keyId: string, id: string): Promise<VideoTask | null> {
+    if (id.length > 128) return null;
+    const task = await this.prisma.videoTask.findUnique({ where: { id } });
+    return task && task.keyId === keyId ? task : null;
+  }
+
+  /**
+   * Leases up to `limit` due, unfinished, unleased tasks to `owner`.
+   * `FOR UPDATE SKIP LOCKED` lets concurrent claimers take disjoint sets.
+   */
+  async claimDue(owner: string, limit: number, leaseMs: number): Promise<VideoTask[]> {
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
+       WHERE "id" IN (
+         SELECT "id" FROM "video_tasks"
+         WHERE "status" IN ('submitting', 'queued', 'in_progress') AND "next_poll_at" <= now()
+           AND ("lease_until" IS NULL OR "lease_until" < now())
+         ORDER BY "next_poll_at" LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+       RETURNING "id"`,
+      owner,
+      leaseMs,
+      limit,
+    );
+    if (!rows.length) return [];
+    return this.prisma.videoTask.findMany({ where: { id: { in: rows.map((r) => r.id) }, leaseOwner: owner } });
+  }
+
+  /** Leases one task if it is due and nobody holds it (a client's GET of a due task). */
+  async claimIfDue(owner: string, id: string, leaseMs: number): Promise<VideoTask | null> {
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
+       WHERE "id" = $3 AND "status" IN ('queued', 'in_progress') AND "next_poll_at" <= now()
+         AND ("lease_until" IS NULL OR "lease_until" < now())
+       RETURNING "id"`,
+      owner,
+      leaseMs,
+      id,
+    );
+    return rows.length ? this.prisma.videoTask.findUnique({ where: { id } }) : null;
+  }
+
+  /**
+   * Applies `changes` only if the task is still at `version`, bumping the
+   * version and releasing the lease; `alsoInTransaction` runs in the same
+   * transaction when the change wins (the billing of a finished task).
+   * Returns the new row, or null when another writer got there first.
+   */
+  async compareAndSet(
+    task: Pick<VideoTask, 'id' | 'version'>,
+    changes: Prisma.VideoTaskUncheckedUpdateManyInput,
+    alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
+  ): Promise<VideoTask | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.videoTask.updateMany({
+        where: { id: task.id, version: task.version },
+        data: { ...changes, version: { increment: 1 }, updatedAt: new Date(), leaseOwner: null, leaseUntil: null },
+      });
+      if (count !== 1) return null;
+      if (alsoInTransaction) await alsoInTransaction(tx);
+      return tx.videoTask.findUnique({ where: { id: task.id } });
+    });
+  }
+
+  /** Newest first, cursor-paginated, always scoped to one key. */
+  async page(keyId: string, first: number, after: string | null, filter: { status?: string[]; model?: string }) {
+    const where: Prisma.VideoTaskWhereInput = { keyId };
+    if (filter.status?.length) where.status = { in: filter.status };
+    if (filter.model) where.model = filter.model;
+    if (after) where.OR = afterCursor(after);
+    const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
+    const page = rows.slice(0, first);
+    const last = page[page.length - 1];
+    return { tasks: page, endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
+  }
+}

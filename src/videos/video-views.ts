@@ -1,0 +1,86 @@
+import type { VideoTask } from './video-task-store';
+
+/** What a task's params and result hold (JSON columns). */
+export interface VideoTaskParams {
+  prompt: string;
+  durationSeconds: number;
+  resolution?: string;
+  aspectRatio?: string;
+  size?: string;
+  /** OpenAI's `seconds`, kept as the string the API uses. */
+  seconds?: string;
+  imageUrl?: string;
+  inputReference?: { filename: string; contentType: string; bytes: number };
+  /** The usage dimension the task is billed under, e.g. `video_seconds_720p`. */
+  billingDimension: string;
+}
+
+export interface VideoTaskResult {
+  url?: string;
+  durationSeconds?: number;
+  respectModeration?: boolean;
+}
+
+export interface VideoTaskError {
+  code: string;
+  message: string;
+}
+
+/**
+ * The xAI-style view: `{status: "pending"}` while unfinished; once done
+ * `{model, video: {url, duration, respect_moderation}}` with no `status` and
+ * the two values as strings, exactly as the spec shows. Failure and expiry
+ * (which the spec leaves open) carry `status` and an `error` object.
+ */
+export function xaiTaskView(task: VideoTask) {
+  const result = (task.result ?? {}) as VideoTaskResult;
+  const params = task.params as unknown as VideoTaskParams;
+  switch (task.status) {
+    case 'completed':
+      return {
+        model: task.model,
+        video: {
+          url: result.url ?? '',
+          duration: String(result.durationSeconds ?? params.durationSeconds),
+          respect_moderation: String(result.respectModeration ?? true),
+        },
+      };
+    case 'failed':
+    case 'expired':
+      return { status: task.status, error: task.error as unknown as VideoTaskError };
+    default:
+      return { status: 'pending' as const };
+  }
+}
+
+/** The OpenAI video object, under the gateway's own id. */
+export function openAITaskView(task: VideoTask) {
+  const params = task.params as unknown as VideoTaskParams;
+  const error = task.error as unknown as VideoTaskError | null;
+  return {
+    id: task.id,
+    object: 'video' as const,
+    model: task.model,
+    status: openAIStatus(task.status),
+    progress: task.status === 'completed' ? 100 : task.progress,
+    created_at: Math.floor(task.createdAt.getTime() / 1000),
+    completed_at: task.completedAt ? Math.floor(task.completedAt.getTime() / 1000) : null,
+    expires_at: null,
+    prompt: params.prompt,
+    seconds: params.seconds ?? String(params.durationSeconds),
+    size: params.size ?? null,
+    remixed_from_video_id: task.remixedFrom,
+    error: error ?? null,
+  };
+}
+
+/** OpenAI has no `expired` status: an expired task is a failed one whose error says so. */
+function openAIStatus(status: string): 'queued' | 'in_progress' | 'completed' | 'failed' {
+  if (status === 'submitting') return 'queued';
+  if (status === 'expired') return 'failed';
+  return status as 'queued' | 'in_progress' | 'completed' | 'failed';
+}
+
+export function taskView(task: VideoTask) {
+  return task.api === 'openai' ? openAITaskView(task) : xaiTaskView(task);
+}

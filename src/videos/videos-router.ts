@@ -1,0 +1,80 @@
+import { pipeline } from 'node:stream/promises';
+import { Router, type RequestHandler } from 'express';
+import type { UsageRecorder } from '../billing/usage-recorder';
+import { GatewayError } from '../http/errors';
+import { methodNotAllowed } from '../http/method-not-allowed';
+import { modelCallContext } from '../http/model-call-context';
+import { isMultipart, readMultipart } from '../http/multipart';
+import { locals } from '../http/request-locals';
+import type { Logger } from '../observability/logger';
+import { VIDEO_GENERATIONS_ENDPOINT, VIDEOS_ENDPOINT, type UploadedImage, type VideoService } from './video-service';
+import { taskView } from './video-views';
+
+const INPUT_REFERENCE_MAX_BYTES = 20 * 1024 * 1024;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+
+/**
+ * `POST /v1/videos` (JSON, or multipart with an `input_reference` image),
+ * `POST /v1/videos/generations`, `GET /v1/videos/{id}`,
+ * `POST /v1/videos/{id}/remix`, `GET /v1/videos/{id}/content`.
+ */
+export function videosRouter(videos: VideoService, recorder: UsageRecorder, logger: Logger, jsonBody: RequestHandler): Router {
+  const router = Router();
+  const jsonUnlessMultipart: RequestHandler = (req, res, next) => (isMultipart(req) ? next() : jsonBody(req, res, next));
+
+  router
+    .route(VIDEOS_ENDPOINT)
+    .post(modelCallContext(VIDEOS_ENDPOINT, recorder, logger), jsonUnlessMultipart, async (req, res) => {
+      const { body, image } = isMultipart(req) ? await multipartSubmission(req) : { body: req.body as unknown, image: undefined };
+      const task = await videos.submit(locals(res).context!, body, VIDEOS_ENDPOINT, image);
+      res.json(task.api === 'openai' ? taskView(task) : { request_id: task.id });
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route(VIDEO_GENERATIONS_ENDPOINT)
+    .post(modelCallContext(VIDEO_GENERATIONS_ENDPOINT, recorder, logger), jsonBody, async (req, res) => {
+      const task = await videos.submit(locals(res).context!, req.body, VIDEO_GENERATIONS_ENDPOINT);
+      res.json({ request_id: task.id });
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route(`${VIDEOS_ENDPOINT}/:id`)
+    .get(async (req, res) => {
+      res.json(taskView(await videos.get(locals(res).principal!, String(req.params.id))));
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route(`${VIDEOS_ENDPOINT}/:id/remix`)
+    .post(modelCallContext(`${VIDEOS_ENDPOINT}/{id}/remix`, recorder, logger), jsonBody, async (req, res) => {
+      res.json(taskView(await videos.remix(locals(res).context!, String(req.params.id), req.body)));
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route(`${VIDEOS_ENDPOINT}/:id/content`)
+    .get(async (req, res) => {
+      const abort = new AbortController();
+      res.once('close', () => abort.abort());
+      const variant = typeof req.query.variant === 'string' ? req.query.variant : 'video';
+      const content = await videos.content(locals(res).principal!, String(req.params.id), variant, abort.signal);
+      res.status(200);
+      for (const name of ['content-type', 'content-length', 'content-disposition']) if (content.headers[name]) res.setHeader(name, content.headers[name]);
+      // Streamed through: the video is never held in memory whole.
+      await pipeline(content.body, res).catch(() => content.body.destroy());
+    })
+    .all(methodNotAllowed(['GET']));
+
+  return router;
+}
+
+async function multipartSubmission(req: Parameters<RequestHandler>[0]): Promise<{ body: Record<string, unknown>; image?: UploadedImage }> {
+  const { fields, files } = await readMultipart(req, { fileFields: ['input_reference'], maxFileBytes: INPUT_REFERENCE_MAX_BYTES });
+  const image = files.input_reference;
+  if (image && !IMAGE_TYPES.includes(image.contentType)) {
+    throw new GatewayError(400, 'invalid_parameter', `"input_reference" must be a PNG, JPEG or WebP image (got ${image.contentType}).`, { param: 'input_reference' });
+  }
+  return { body: fields, image };
+}

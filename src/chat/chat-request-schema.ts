@@ -13,7 +13,12 @@ const httpsOrDataUrl = z
     message: 'must be an https:// URL or a data:image/(png|jpeg|gif|webp);base64 URL',
   });
 
-export const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });
+/**
+ * A prompt-caching breakpoint on a text part (Anthropic's `cache_control`),
+ * forwarded to upstreams that take one and removed for those that do not.
+ */
+export const cacheControlSchema = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
+export const textPartSchema = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControlSchema.optional() });
 export const imagePartSchema = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: httpsOrDataUrl, detail: z.enum(['auto', 'low', 'high']).optional() }),
@@ -141,3 +146,4 @@ export const chatRequestSchema = z
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type ReasoningDetail = z.infer<typeof reasoningDetailSchema>;
+export type CacheControl = z.infer<typeof cacheControlSchema>;

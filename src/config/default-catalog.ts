@@ -12,14 +12,15 @@ type Modalities = NonNullable<GatewayConfigInput['models'][number]['modalities']
  */
 export const DEFAULT_PROVIDERS = {
   openai: { type: 'openai', base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY' },
-  // Anthropic's and Google's OpenAI-compatible endpoints, until their native adapters serve these models.
-  anthropic: { type: 'openai', base_url: 'https://api.anthropic.com/v1', api_key_env: 'ANTHROPIC_API_KEY' },
-  gemini: { type: 'openai', base_url: 'https://generativelanguage.googleapis.com/v1beta/openai', api_key_env: 'GEMINI_API_KEY' },
+  anthropic: { type: 'anthropic', base_url: 'https://api.anthropic.com/v1', api_key_env: 'ANTHROPIC_API_KEY' },
+  gemini: { type: 'gemini', base_url: 'https://generativelanguage.googleapis.com/v1beta', api_key_env: 'GEMINI_API_KEY' },
   xai: { type: 'xai', base_url: 'https://api.x.ai/v1', api_key_env: 'XAI_API_KEY' },
 } as const satisfies GatewayConfigInput['providers'];
 
 const chatVision: Modalities = { input: ['text', 'image'], output: ['text'] };
 const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };
+/** The Messages API has no JSON output mode, so the catalog says so and the gateway refuses `response_format`. */
+const claudeChat = { ...fullChat, json_output: false };
 
 type Reasoning = NonNullable<GatewayConfigInput['models'][number]['reasoning']>;
 
@@ -67,21 +68,21 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   },
   {
     id: 'claude-sonnet-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
-    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: fullChat,
+    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeReasoning,
     pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
     routes: route('anthropic', 'claude-sonnet-4-5'),
   },
   {
     id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
-    context_window: 200_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
+    context_window: 200_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeReasoning,
     pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
     routes: route('anthropic', 'claude-opus-4-6'),
   },
   {
     id: 'claude-haiku-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
-    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: fullChat,
+    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeReasoning,
     pricing: { input: '1.00', cache_write_5m: '1.25', cache_write_1h: '2.00', cache_read: '0.10', output: '5.00', reasoning: '5.00' },
     routes: route('anthropic', 'claude-haiku-4-5'),

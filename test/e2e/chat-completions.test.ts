@@ -182,8 +182,8 @@ describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (data
     const { data, response } = await client.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: prompt }] }).withResponse();
     expect(data.model).toBe('fast');
     const { requests } = await simulatorRequests(t);
-    const models = requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body.model);
-    expect(models).toEqual(['gpt-4.1-mini', 'claude-haiku-4-5']);
+    const calls = requests.filter((r) => r.path === '/v1/chat/completions' || r.path === '/v1/messages').map((r) => [r.path, r.body.model]);
+    expect(calls).toEqual([['/v1/chat/completions', 'gpt-4.1-mini'], ['/v1/messages', 'claude-haiku-4-5']]);
     const { body } = await fetchUsageRecord(t, key, response.headers.get('x-svc-request-id')!);
     expect(body.model).toBe('fast');
     expect(body.routing.status_code).toBe(200);

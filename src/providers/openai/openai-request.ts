@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../../chat/chat-request-schema';
 import type { UpstreamChatRequest } from '../chat-adapter';
 
 /** Gateway-level fields that are not OpenAI parameters; their effect arrives through `thinking`. */
@@ -15,6 +16,7 @@ export function toOpenAIChatBody(request: UpstreamChatRequest, upstreamModel: st
     body[field] = value;
   }
   body.model = upstreamModel;
+  body.messages = withoutGatewayFields(request.messages);
   if (request.thinking?.effort) body.reasoning_effort = request.thinking.effort;
   if (stream) {
     body.stream = true;
@@ -24,4 +26,32 @@ export function toOpenAIChatBody(request: UpstreamChatRequest, upstreamModel: st
     delete body.stream_options;
   }
   return body;
+}
+
+/**
+ * Removes what the gateway adds for other providers, which OpenAI's strict
+ * validation would refuse: reasoning state on assistant turns (Anthropic
+ * thinking blocks, Gemini signatures) and `cache_control` on text parts.
+ * Messages that carry neither are passed as they are, without copying.
+ */
+function withoutGatewayFields(messages: ChatMessage[]): ChatMessage[] {
+  let copy: ChatMessage[] | undefined;
+  messages.forEach((message, i) => {
+    const cleaned = cleanMessage(message);
+    if (cleaned !== message) (copy ??= messages.slice())[i] = cleaned;
+  });
+  return copy ?? messages;
+}
+
+function cleanMessage(message: ChatMessage): ChatMessage {
+  let out = message;
+  if (message.role === 'assistant' && ('reasoning_details' in message || 'reasoning_content' in message)) {
+    const { reasoning_details: _details, reasoning_content: _content, ...rest } = message;
+    out = rest as ChatMessage;
+  }
+  const content = (out as { content?: unknown }).content;
+  if (Array.isArray(content) && content.some((part) => part && typeof part === 'object' && 'cache_control' in part)) {
+    out = { ...out, content: content.map(({ cache_control: _cache, ...part }) => part) } as ChatMessage;
+  }
+  return out;
 }

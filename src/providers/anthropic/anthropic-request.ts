@@ -1,0 +1,56 @@
+import type { UpstreamChatRequest } from '../chat-adapter';
+import { UnsupportedParameterError } from '../unsupported-parameter';
+import { prepareAnthropicTools } from './anthropic-prepare-tools';
+import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
+
+/**
+ * The Messages request body for a call. `max_tokens` is required by
+ * Anthropic (the gateway's reasoning rules always set it for Claude); the
+ * thinking budget comes from those rules too, already checked, so nothing
+ * about reasoning is decided here.
+ * @see https://docs.anthropic.com/en/api/messages
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
+ */
+export function toAnthropicMessagesBody(request: UpstreamChatRequest, upstreamModel: string, stream: boolean): Record<string, unknown> {
+  refuseInexpressibleFields(request);
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  if (!maxTokens) throw new UnsupportedParameterError('max_tokens', 'Anthropic requires "max_tokens"; set "max_tokens" or "max_completion_tokens".');
+  const thinkingEnabled = request.thinking?.enabled === true;
+  const { system, messages } = convertToAnthropicMessages(request.messages, { thinkingEnabled });
+  const body: Record<string, unknown> = { model: upstreamModel, max_tokens: maxTokens, messages };
+  if (system.length) body.system = system;
+  if (thinkingEnabled) body.thinking = { type: 'enabled', budget_tokens: request.thinking?.budgetTokens };
+  assignIfSet(body, 'temperature', request.temperature);
+  assignIfSet(body, 'top_p', request.top_p);
+  assignIfSet(body, 'top_k', request.top_k);
+  const stopSequences = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  if (stopSequences?.length) body.stop_sequences = stopSequences;
+  if (request.user) body.metadata = { user_id: request.user };
+  Object.assign(body, prepareAnthropicTools(request));
+  if (stream) body.stream = true;
+  return body;
+}
+
+/**
+ * OpenAI fields with no Messages equivalent, refused by name rather than
+ * dropped, so a client never gets an answer that silently ignored what it
+ * asked for. Values that ask for nothing (`n: 1`, zero penalties, text
+ * format) pass.
+ */
+function refuseInexpressibleFields(request: UpstreamChatRequest): void {
+  const refuse = (param: string, what: string) => {
+    throw new UnsupportedParameterError(param, `Anthropic models do not support ${what}; remove "${param}".`);
+  };
+  if ((request.n ?? 1) > 1) refuse('n', 'more than one choice per request');
+  if (request.logprobs) refuse('logprobs', 'log probabilities');
+  if (request.top_logprobs) refuse('top_logprobs', 'log probabilities');
+  if (request.logit_bias && Object.keys(request.logit_bias).length) refuse('logit_bias', 'logit bias');
+  if (request.presence_penalty) refuse('presence_penalty', 'a presence penalty');
+  if (request.frequency_penalty) refuse('frequency_penalty', 'a frequency penalty');
+  if (request.seed !== undefined && request.seed !== null) refuse('seed', 'seeded sampling');
+  if (request.response_format && request.response_format.type !== 'text') refuse('response_format', 'JSON output formats');
+}
+
+function assignIfSet(body: Record<string, unknown>, field: string, value: number | null | undefined): void {
+  if (value !== undefined && value !== null) body[field] = value;
+}

@@ -1,0 +1,151 @@
+import type { CacheControl, ChatMessage, ReasoningDetail } from '../../chat/chat-request-schema';
+import { UnsupportedParameterError } from '../unsupported-parameter';
+
+/**
+ * OpenAI-shaped messages as Anthropic's `system` and `messages`. Anthropic
+ * has no system role (system and developer texts move to the top-level
+ * `system`, in order), carries tool results inside a user turn, and wants
+ * user and assistant turns to alternate, so neighbours of one role merge.
+ * @see https://docs.anthropic.com/en/api/messages
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks
+ */
+
+export interface AnthropicTextBlock {
+  type: 'text';
+  text: string;
+  cache_control?: CacheControl;
+}
+
+export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+
+export type AnthropicThinkingBlockParam = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
+export type AnthropicContentBlockParam =
+  | AnthropicTextBlock
+  | AnthropicThinkingBlockParam
+  | { type: 'image'; source: AnthropicImageSource }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicTextBlock[] };
+
+export interface AnthropicMessageParam {
+  role: 'user' | 'assistant';
+  content: AnthropicContentBlockParam[];
+}
+
+export interface AnthropicPrompt {
+  system: AnthropicTextBlock[];
+  messages: AnthropicMessageParam[];
+}
+
+export interface ConversionOptions {
+  /** Whether thinking is on for this call; only then do earlier thinking blocks go back. */
+  thinkingEnabled: boolean;
+}
+
+export function convertToAnthropicMessages(messages: readonly ChatMessage[], options: ConversionOptions): AnthropicPrompt {
+  const system: AnthropicTextBlock[] = [];
+  const turns: AnthropicMessageParam[] = [];
+  messages.forEach((message, index) => {
+    if (message.role === 'system' || message.role === 'developer') system.push(...textBlocks(message.content));
+    else turns.push(convertTurn(message, index, options));
+  });
+  return { system, messages: mergeSameRoleNeighbours(turns.filter((turn) => turn.content.length > 0)) };
+}
+
+function convertTurn(message: Exclude<ChatMessage, { role: 'system' | 'developer' }>, index: number, options: ConversionOptions): AnthropicMessageParam {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: typeof message.content === 'string' ? textBlocks(message.content) : message.content.flatMap(userPart) };
+    case 'tool':
+      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: toolResultContent(message.content) }] };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: [
+          ...(options.thinkingEnabled ? thinkingBlocks(message.reasoning_details ?? []) : []),
+          ...textBlocks(message.content ?? ''),
+          ...(message.tool_calls ?? []).map((call, callIndex) => ({
+            type: 'tool_use' as const,
+            id: call.id,
+            name: call.function.name,
+            input: parseToolArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`),
+          })),
+        ],
+      };
+  }
+}
+
+/**
+ * Anthropic refuses empty text blocks, so empty texts are left out. A part's
+ * `cache_control` (the prompt-caching breakpoint a client may set) is kept.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
+ */
+function textBlocks(content: string | readonly { text: string; cache_control?: CacheControl }[]): AnthropicTextBlock[] {
+  const parts = typeof content === 'string' ? [{ text: content }] : content;
+  return parts
+    .filter((part) => part.text.length > 0)
+    .map((part) => (part.cache_control ? { type: 'text', text: part.text, cache_control: part.cache_control } : { type: 'text', text: part.text }));
+}
+
+type UserPart = Exclude<Extract<ChatMessage, { role: 'user' }>['content'], string>[number];
+
+function userPart(part: UserPart): AnthropicContentBlockParam[] {
+  return part.type === 'text' ? textBlocks([part]) : [{ type: 'image', source: imageSource(part.image_url.url) }];
+}
+
+/**
+ * An inline image as base64 with its media type, a web image by its URL
+ * (the request schema admits only these two kinds of URL).
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/vision
+ */
+export function imageSource(url: string): AnthropicImageSource {
+  const inline = /^data:(image\/[a-z]+);base64,(.*)$/is.exec(url);
+  if (!inline) return { type: 'url', url };
+  const mediaType = inline[1]!.toLowerCase();
+  return { type: 'base64', media_type: mediaType === 'image/jpg' ? 'image/jpeg' : mediaType, data: inline[2]!.replace(/\s+/g, '') };
+}
+
+function toolResultContent(content: string | readonly { text: string }[]): string | AnthropicTextBlock[] {
+  return typeof content === 'string' ? content : textBlocks(content);
+}
+
+/**
+ * The signed thinking state of an earlier answer, unchanged and first in its
+ * turn: with thinking on, Anthropic rejects a tool-use turn that does not
+ * start with it. Other providers' items (Gemini's thought signatures) mean
+ * nothing here. With thinking off they are left out, as Anthropic would
+ * ignore them in earlier turns and rejects them in a final assistant turn.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
+ */
+function thinkingBlocks(details: readonly ReasoningDetail[]): AnthropicThinkingBlockParam[] {
+  return details.flatMap((detail): AnthropicThinkingBlockParam[] => {
+    if (detail.type === 'thinking') return [{ type: 'thinking', thinking: detail.thinking, signature: detail.signature }];
+    if (detail.type === 'redacted_thinking') return [{ type: 'redacted_thinking', data: detail.data }];
+    return [];
+  });
+}
+
+/** Tool input must be a JSON object; models sometimes send no arguments at all for a tool without parameters. */
+function parseToolArguments(text: string, param: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UnsupportedParameterError(param, `"${param}" is not valid JSON; Anthropic needs the tool call's input as a JSON object.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UnsupportedParameterError(param, `"${param}" is not a JSON object; Anthropic needs the tool call's input as a JSON object.`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function mergeSameRoleNeighbours(turns: readonly AnthropicMessageParam[]): AnthropicMessageParam[] {
+  const merged: AnthropicMessageParam[] = [];
+  for (const turn of turns) {
+    const previous = merged[merged.length - 1];
+    if (previous?.role === turn.role) previous.content = [...previous.content, ...turn.content];
+    else merged.push({ role: turn.role, content: [...turn.content] });
+  }
+  return merged;
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { downloadImage, ImageDownloadError, type ImageDownloadLimits } from './download-image';
+
+const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
+
+let server: Server;
+let origin: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    switch (req.url) {
+      case '/pixel.gif':
+        return void res.writeHead(200, { 'content-type': 'image/gif; charset=binary' }).end(GIF);
+      case '/moved':
+        return void res.writeHead(302, { location: '/pixel.gif' }).end();
+      case '/loop':
+        return void res.writeHead(301, { location: '/loop' }).end();
+      case '/declared-large':
+        return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': '4096' }).end(Buffer.alloc(4096));
+      case '/streamed-large':
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return void res.end(Buffer.alloc(4096));
+      case '/slow':
+        return; // never answers
+      case '/svg':
+        return void res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg/>');
+      default:
+        return void res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const limits: ImageDownloadLimits = { allowedProtocols: ['http:'], maxBytes: 1024, timeoutMs: 300, maxRedirects: 2 };
+const failure = (path: string, custom = limits): Promise<Error> => downloadImage(`${origin}${path}`, custom).then(
+  () => new Error('expected a refusal'),
+  (error: Error) => error,
+);
+
+describe('downloadImage', () => {
+  it('returns the bytes and the media type without its parameters, following a redirect', async () => {
+    await expect(downloadImage(`${origin}/pixel.gif`, limits)).resolves.toEqual({ mimeType: 'image/gif', data: GIF });
+    await expect(downloadImage(`${origin}/moved`, limits)).resolves.toEqual({ mimeType: 'image/gif', data: GIF });
+  });
+
+  it.each([
+    ['/pixel.gif', { ...limits, allowedProtocols: ['https:'] }, 'only https: URLs are fetched, not http:'],
+    ['/loop', limits, 'more than 2 redirects'],
+    ['/missing', limits, 'the server answered HTTP 404'],
+    ['/svg', limits, 'the content type is image/svg+xml, not one of image/png, image/jpeg, image/gif, image/webp'],
+    ['/declared-large', limits, 'the image is larger than'],
+    ['/streamed-large', limits, 'the image is larger than'],
+    ['/slow', limits, 'the download took longer than 0.3 s'],
+  ] as const)('refuses %s with a reason', async (path, custom, reason) => {
+    const error = await failure(path, custom);
+    expect(error).toBeInstanceOf(ImageDownloadError);
+    expect(error.message).toContain(reason);
+  });
+
+  it('refuses a redirect to a scheme that is not allowed', async () => {
+    const redirecting = createServer((_req, res) => res.writeHead(302, { location: 'ftp://example.com/cat.png' }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const error = await downloadImage(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`, limits).then(
+      () => new Error('expected a refusal'),
+      (e: Error) => e,
+    );
+    await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+    expect(error.message).toBe('only http: URLs are fetched, not ftp:');
+  });
+
+  it('lets the caller abort as itself, not as a download failure', async () => {
+    const controller = new AbortController();
+    const pending = downloadImage(`${origin}/slow`, { ...limits, timeoutMs: 5000 }, controller.signal);
+    controller.abort();
+    const error = await pending.then(
+      () => new Error('expected an abort'),
+      (e: Error) => e,
+    );
+    expect(error.name).toBe('AbortError');
+    expect(error).not.toBeInstanceOf(ImageDownloadError);
+  });
+});

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatAssistantMessage, ChatChoice, ChatCompletion } from '../chat-types';
+import type { UpstreamError } from '../upstream-error';
+import { type GeminiCandidateWire, type GenerateContentResponseWire, generateContentResponseSchema } from './gemini-api';
+import { malformedGeminiAnswer, promptBlockedError } from './gemini-errors';
+import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { type PartContribution, readGeminiPart } from './read-gemini-part';
+
+/**
+ * A whole `generateContent` answer as a canonical chat completion: one
+ * choice per candidate, its parts read by readGeminiPart.
+ * @see https://ai.google.dev/api/generate-content#generatecontentresponse
+ */
+export function toChatCompletion(wire: GenerateContentResponseWire, requestedModel: string): ChatCompletion {
+  const candidates = wire.candidates ?? [];
+  if (candidates.length === 0) throw blockedOrEmpty(wire);
+  return {
+    id: wire.responseId ?? generatedResponseId(),
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: wire.modelVersion ?? requestedModel,
+    choices: candidates.map(toChoice),
+  };
+}
+
+function toChoice(candidate: GeminiCandidateWire, position: number): ChatChoice {
+  const message = assembleMessage((candidate.content?.parts ?? []).map(readGeminiPart));
+  return { index: candidate.index ?? position, message, finish_reason: mapGeminiFinishReason(candidate.finishReason, !!message.tool_calls) };
+}
+
+/** Content is null beside tool calls, as in OpenAI's answers, and otherwise a string, empty if the model said nothing. */
+function assembleMessage(contributions: PartContribution[]): ChatAssistantMessage {
+  const reasoning = contributions.flatMap((c) => (c.reasoning !== undefined ? [c.reasoning] : []));
+  const text = contributions.flatMap((c) => (c.text !== undefined ? [c.text] : []));
+  const toolCalls = contributions.flatMap((c) => (c.toolCall ? [c.toolCall] : []));
+  const details = contributions.flatMap((c) => (c.reasoningDetail ? [c.reasoningDetail] : []));
+  return {
+    role: 'assistant',
+    content: text.length || !toolCalls.length ? text.join('') : null,
+    ...(reasoning.length ? { reasoning_content: reasoning.join('') } : {}),
+    ...(details.length ? { reasoning_details: details } : {}),
+    ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+  };
+}
+
+/** A blocked prompt comes with no candidates, only its `promptFeedback`. */
+function blockedOrEmpty(wire: GenerateContentResponseWire): UpstreamError {
+  const blockReason = wire.promptFeedback?.blockReason;
+  return blockReason ? promptBlockedError(blockReason) : malformedGeminiAnswer('no candidates');
+}
+
+/** Reading an answer is two steps, as a stream event may be an error payload instead, checked in between. */
+export function parseGeminiJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw malformedGeminiAnswer('not JSON');
+  }
+}
+
+export function readGeminiAnswer(json: unknown): GenerateContentResponseWire {
+  const parsed = generateContentResponseSchema.safeParse(json);
+  if (!parsed.success) throw malformedGeminiAnswer(parsed.error.message);
+  return parsed.data;
+}
+
+/** For an answer without `responseId`, which older Gemini models leave out. */
+export function generatedResponseId(): string {
+  return `gemini-${randomBytes(12).toString('hex')}`;
+}

@@ -1,0 +1,59 @@
+import type { StreamScript } from '../event-stream';
+import { sseDataFrame } from '../openai/chat-stream';
+import { splitIntoPieces } from '../text-pieces';
+import { countTextTokens } from '../token-count';
+import type { GeminiAnswer } from './answer';
+import { type ResponseIdentity, functionCallPart, modelContent, thoughtPart, totalThoughtsTokens } from './response';
+import { type PromptTokens, functionCallTokens, usageMetadata, visibleAnswerTokens } from './usage';
+
+/**
+ * A streamed answer as `streamGenerateContent?alt=sse` sends it, shaped like
+ * the recorded streams (test/fixtures/recorded/gemini/*.chunks.txt): every
+ * event one whole `GenerateContentResponse` as `data: <json>` and a blank
+ * line, with no event names and no terminator. Each chunk carries one piece
+ * (thought summary pieces first, then text pieces, or each function call
+ * whole) and the running usage: the prompt and the thinking from the
+ * start, the visible tokens so far. The last chunk carries an empty text
+ * part, the finish reason and the final usage. All but the last are content,
+ * for `cut_after` and `stream_error`.
+ * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
+ */
+export function geminiStreamScript(identity: ResponseIdentity, answers: GeminiAnswer[], prompt: PromptTokens, chunkSize: number): StreamScript {
+  const thoughts = totalThoughtsTokens(answers);
+  const shown = answers.map(() => 0);
+  const content = answers.flatMap((answer, index) =>
+    answerPieces(answer, chunkSize).map(({ part, visibleTokens }) => {
+      shown[index] = visibleTokens;
+      const usage = usageMetadata(prompt, shown.reduce((sum, tokens) => sum + tokens, 0), thoughts);
+      return chunkFrame(identity, [{ content: modelContent([part]), index }], usage);
+    }),
+  );
+  const finish = answers.map((answer, index) => ({ content: modelContent([{ text: '' }]), finishReason: answer.finishReason, index }));
+  const total = answers.reduce((sum, answer) => sum + visibleAnswerTokens(answer), 0);
+  return { head: [], content, tail: [chunkFrame(identity, finish, usageMetadata(prompt, total, thoughts))] };
+}
+
+interface AnswerPiece {
+  part: object;
+  /** The answer's visible tokens up to and including this piece. */
+  visibleTokens: number;
+}
+
+function answerPieces(answer: GeminiAnswer, chunkSize: number): AnswerPiece[] {
+  const thoughts = splitIntoPieces(answer.thoughtSummary ?? '', chunkSize).map((piece) => ({ part: thoughtPart(piece), visibleTokens: 0 }));
+  let shownText = '';
+  const text = splitIntoPieces(answer.text, chunkSize).map((piece) => {
+    shownText += piece;
+    return { part: { text: piece }, visibleTokens: countTextTokens(shownText) };
+  });
+  let callTokens = 0;
+  const calls = answer.functionCalls.map((call) => {
+    callTokens += functionCallTokens(call);
+    return { part: functionCallPart(call), visibleTokens: callTokens };
+  });
+  return [...thoughts, ...text, ...calls];
+}
+
+function chunkFrame(identity: ResponseIdentity, candidates: object[], usage: object): string {
+  return sseDataFrame({ candidates, usageMetadata: usage, ...identity });
+}

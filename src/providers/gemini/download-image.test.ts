@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { downloadImage, ImageDownloadError, type ImageDownloadLimits } from './download-image';
+import { downloadImage, GEMINI_IMAGE_DOWNLOAD_LIMITS, ImageDownloadError, type ImageDownloadLimits } from './download-image';
 
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
 
@@ -36,7 +36,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const limits: ImageDownloadLimits = { allowedProtocols: ['http:'], maxBytes: 1024, timeoutMs: 300, maxRedirects: 2 };
+const limits: ImageDownloadLimits = { allowedProtocols: ['http:'], maxBytes: 1024, timeoutMs: 300, maxRedirects: 2, allowPrivateAddresses: true };
 const failure = (path: string, custom = limits): Promise<Error> => downloadImage(`${origin}${path}`, custom).then(
   () => new Error('expected a refusal'),
   (error: Error) => error,
@@ -83,5 +83,15 @@ describe('downloadImage', () => {
     );
     expect(error.name).toBe('AbortError');
     expect(error).not.toBeInstanceOf(ImageDownloadError);
+  });
+});
+
+describe('server-side image fetches never reach private addresses', () => {
+  it.each(['https://127.0.0.1/x.png', 'https://[::1]/x.png', 'https://169.254.169.254/latest/meta-data', 'https://10.1.2.3/a.png', 'https://192.168.0.1/a.png'])('refuses %s', async (url) => {
+    await expect(downloadImage(url, GEMINI_IMAGE_DOWNLOAD_LIMITS)).rejects.toThrow('private and reserved addresses are not fetched');
+  });
+
+  it('refuses a host name that resolves to loopback', async () => {
+    await expect(downloadImage('https://localhost/x.png', GEMINI_IMAGE_DOWNLOAD_LIMITS)).rejects.toThrow('private and reserved addresses are not fetched');
   });
 });

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { ForbiddenAddressError, isForbiddenLiteralHost, publicOnlyAgent } from '../public-address';
 
 /**
  * Fetches an image a client gave by URL. The Gemini API takes images inline
@@ -14,6 +15,8 @@ export interface ImageDownloadLimits {
   /** For the whole download, redirects included. */
   timeoutMs: number;
   maxRedirects: number;
+  /** Only in tests against a loopback server: otherwise private and reserved addresses are refused (no SSRF). */
+  allowPrivateAddresses?: boolean;
 }
 
 export const GEMINI_IMAGE_DOWNLOAD_LIMITS: ImageDownloadLimits = {
@@ -57,7 +60,15 @@ async function fetchFollowingRedirects(start: URL, limits: ImageDownloadLimits, 
     if (!limits.allowedProtocols.includes(url.protocol)) {
       throw new ImageDownloadError(`only ${limits.allowedProtocols.join(', ')} URLs are fetched, not ${url.protocol}`);
     }
-    const res = await request(url, { method: 'GET', headers: { accept: GEMINI_IMAGE_TYPES.join(', ') }, signal });
+    if (!limits.allowPrivateAddresses && isForbiddenLiteralHost(url)) throw new ImageDownloadError('private and reserved addresses are not fetched');
+    const res = await request(url, {
+      method: 'GET',
+      headers: { accept: GEMINI_IMAGE_TYPES.join(', ') },
+      signal,
+      ...(limits.allowPrivateAddresses ? {} : { dispatcher: publicOnlyAgent }),
+    }).catch((err) => {
+      throw err instanceof ForbiddenAddressError || err?.cause instanceof ForbiddenAddressError ? new ImageDownloadError('private and reserved addresses are not fetched') : err;
+    });
     const location = headerValue(res.headers.location);
     if (REDIRECT_STATUSES.has(res.statusCode) && location) {
       await res.body.dump();

@@ -129,7 +129,7 @@ describe('images', () => {
   const imageMessage = (url: string): UpstreamChatRequest['messages'] => [
     { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url } }] },
   ];
-  const loopback = { imageDownload: { ...GEMINI_IMAGE_DOWNLOAD_LIMITS, allowedProtocols: ['http:'] } };
+  const loopback = { imageDownload: { ...GEMINI_IMAGE_DOWNLOAD_LIMITS, allowedProtocols: ['http:'], allowPrivateAddresses: true } };
 
   it('unpacks a data URL into inlineData', async () => {
     const body = await toGeminiRequest(request({ messages: imageMessage('data:image/jpg;base64,/9j/4A\nAQ=') }));

@@ -138,14 +138,17 @@ function checkSampling(modelId: string, caps: ReasoningCapabilities, req: ChatRe
 function reasoningBudget(modelId: string, caps: ReasoningCapabilities, asked: AskedReasoning, maxTokens: number | undefined): number | undefined {
   let budget: number | undefined;
   let source: string;
+  let percent: number | undefined;
   if (asked.budget) {
     budget = asked.budget;
     source = '"reasoning.max_tokens"';
   } else if (asked.effort && typeof caps.effort === 'object') {
-    budget = share(maxTokens, caps.effort[asked.effort]);
+    percent = caps.effort[asked.effort];
+    budget = share(maxTokens, percent);
     source = `"${asked.effortParam}": "${asked.effort}" (${caps.effort[asked.effort]}% of max_tokens)`;
   } else if (asked.suffix && caps.thinking_suffix !== false) {
-    budget = share(maxTokens, caps.thinking_suffix);
+    percent = caps.thinking_suffix;
+    budget = share(maxTokens, percent);
     source = `the #thinking suffix (${caps.thinking_suffix}% of max_tokens)`;
   } else {
     return undefined;
@@ -154,8 +157,7 @@ function reasoningBudget(modelId: string, caps: ReasoningCapabilities, asked: As
     throw refuse('max_tokens', `"max_tokens" is needed to size the reasoning budget on "${modelId}".`, 'invalid_parameter');
   }
   if (budget < caps.min_budget) {
-    const pct = asked.budget ? undefined : budget / (maxTokens ?? 1);
-    const hint = pct ? ` Raise "max_tokens" to at least ${Math.ceil(caps.min_budget / pct)}, or set "reasoning.max_tokens".` : '';
+    const hint = percent ? ` Raise "max_tokens" to at least ${Math.ceil((caps.min_budget * 100) / percent)}, or set "reasoning.max_tokens".` : '';
     throw refuse(asked.budget ? 'reasoning.max_tokens' : 'max_tokens', `${source} reserves ${budget} reasoning tokens, below the minimum of ${caps.min_budget}.${hint}`, 'invalid_parameter');
   }
   if (maxTokens !== undefined && budget >= maxTokens) {

@@ -10,7 +10,8 @@ export interface MeasuredUsage {
   promptTokens: number;
   completionTokens: number;
   dimensions: UsageDimension[];
-  measurement: { input: MeasurementSource; output: MeasurementSource };
+  /** `reasoning` appears when the split of output into reasoning was counted by the gateway, not reported. */
+  measurement: { input: MeasurementSource; output: MeasurementSource; reasoning?: MeasurementSource };
   providerUsage: { family: string; raw_fields: Record<string, unknown> };
 }
 

@@ -12,7 +12,7 @@ import { UpstreamError } from '../providers/upstream-error';
 import type { ProviderUsage } from '../providers/usage';
 import { filterCapableCandidates } from './chat-capabilities';
 import { chatRequestSchema, type ChatRequest } from './chat-request-schema';
-import { clientUsageFromMeasured, estimateLocally, measuredFromProvider, toClientUsage } from './chat-usage';
+import { clientUsageFromMeasured, estimateLocally, measuredFromProvider, toClientUsage, withReasoningEstimate } from './chat-usage';
 import { applyReasoningRules } from './reasoning/reasoning-rules';
 import { splitThinkingSuffix } from './reasoning/thinking-suffix';
 import { explainUsagePolicyRefusal } from './reasoning/usage-policy-error';
@@ -76,10 +76,12 @@ export class ChatService {
       try {
         const result = await attempt.adapter.complete(attempt.call);
         const completion = this.present(ctx, req, result.completion);
-        const usage = result.usage
-          ? measuredFromProvider(result.usage)
+        const reasoningText = completion.choices.map((c) => c.message.reasoning_content ?? '').join('');
+        const reported = result.usage && withReasoningEstimate(result.usage, reasoningText);
+        const usage = reported
+          ? measuredFromProvider(reported.usage, reported.estimated)
           : estimateLocally(req, completion.choices.map((c) => c.message.content ?? '').join(''), candidate.route.provider.type);
-        completion.usage = result.usage ? toClientUsage(result.usage) : clientUsageFromMeasured(usage);
+        completion.usage = reported ? toClientUsage(reported.usage) : clientUsageFromMeasured(usage);
         await ctx.ticket.settle(this.settlement(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
         return completion;
       } catch (err) {
@@ -124,6 +126,7 @@ export class ChatService {
     const created = Math.floor(Date.now() / 1000);
     let providerUsage: ProviderUsage | null = null;
     let outputText = '';
+    let reasoningText = '';
     let ttftMs: number | null = null;
     let finished = false;
     let failure: unknown;
@@ -141,7 +144,10 @@ export class ChatService {
         for (const choice of chunk.choices) {
           const d = choice.delta;
           if (d.content) outputText += d.content;
-          if (d.reasoning_content) outputText += d.reasoning_content;
+          if (d.reasoning_content) {
+            outputText += d.reasoning_content;
+            reasoningText += d.reasoning_content;
+          }
           if (d.tool_calls) for (const t of d.tool_calls) outputText += (t.function?.name ?? '') + (t.function?.arguments ?? '');
         }
         if (ttftMs === null && outputText) ttftMs = ctx.ticket.elapsedMs();
@@ -154,7 +160,9 @@ export class ChatService {
       // Also reached when the writer stops early (client gone): stop the upstream and record what was used.
       if (!finished) await upstream.return(undefined).catch(() => undefined);
       const clientGone = ctx.signal.aborted;
-      const usage = providerUsage ? measuredFromProvider(providerUsage) : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
+      const reported = providerUsage && withReasoningEstimate(providerUsage, reasoningText);
+      if (reported) providerUsage = reported.usage;
+      const usage = reported ? measuredFromProvider(reported.usage, reported.estimated) : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
       const error = failure && !clientGone ? toGatewayError(failure) : undefined;
       const settlement = this.settlement(attempt, {
         statusCode: finished ? 200 : clientGone ? CLIENT_CLOSED_REQUEST : error?.status ?? 500,

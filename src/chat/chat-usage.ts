@@ -5,14 +5,25 @@ import type { ChatUsage } from '../providers/chat-types';
 import { totalCacheWrites, type ProviderUsage } from '../providers/usage';
 import type { ChatRequest } from './chat-request-schema';
 
-export function measuredFromProvider(usage: ProviderUsage): MeasuredUsage {
+export function measuredFromProvider(usage: ProviderUsage, reasoningEstimated = false): MeasuredUsage {
   return {
     promptTokens: usage.inputTokens,
     completionTokens: usage.outputTokens,
     dimensions: dimensionsFromUsage(usage),
-    measurement: { input: 'provider', output: 'provider' },
+    measurement: { input: 'provider', output: 'provider', ...(reasoningEstimated ? { reasoning: 'local_estimate' as const } : {}) },
     providerUsage: { family: usage.family, raw_fields: usage.raw },
   };
+}
+
+/**
+ * Some upstreams (Anthropic's Messages API) bill thinking inside
+ * `output_tokens` without saying how much of it was thinking. When reasoning
+ * text came back, its share is counted with the tokenizer so that the
+ * reasoning dimension is still there; the output total stays the provider's.
+ */
+export function withReasoningEstimate(usage: ProviderUsage, reasoningText: string): { usage: ProviderUsage; estimated: boolean } {
+  if (usage.reasoningTokens > 0 || !reasoningText) return { usage, estimated: false };
+  return { usage: { ...usage, reasoningTokens: Math.min(usage.outputTokens, countTextTokens(reasoningText)) }, estimated: true };
 }
 
 /**

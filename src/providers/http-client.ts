@@ -17,7 +17,7 @@ export interface UpstreamRequest {
   method?: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   signal: AbortSignal;
   /** Time allowed until the response headers arrive, and between body chunks after that. */
   timeoutMs: number;

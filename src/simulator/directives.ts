@@ -35,6 +35,18 @@ export interface Directives {
   toolCalls?: number;
   /** Never answer; hold the request open until the client goes away. */
   hang?: boolean;
+  /** Video: milliseconds from submission to the end of generation, replacing the start-up `videoGenerationMs`. */
+  generationMs?: number;
+  /** Video: the finished video failed moderation (xAI `respect_moderation: false`). */
+  moderated?: boolean;
+  /** Video: the task ends failed instead of done. */
+  fail?: boolean;
+  /** Video: the task ends expired instead of done. */
+  expire?: boolean;
+  /** Video: the task never finishes; it stays pending. */
+  never?: boolean;
+  /** Video: the first N polls of the task fail with `status` (500 by default) and `retry_after`; the submission does not. */
+  pollFailTimes?: number;
 }
 
 export type DirectiveParseResult = { ok: true; directives: Directives } | { ok: false; message: string };
@@ -73,6 +85,12 @@ const SETTERS: { [key: string]: Setter } = {
   words: integerSetter((d, v) => (d.words = v)),
   tool_calls: integerSetter((d, v) => (d.toolCalls = Math.max(1, v))),
   hang: integerSetter((d, v) => (d.hang = v > 0)),
+  gen_ms: integerSetter((d, v) => (d.generationMs = v)),
+  moderated: integerSetter((d, v) => (d.moderated = v > 0)),
+  fail: integerSetter((d, v) => (d.fail = v > 0)),
+  expire: integerSetter((d, v) => (d.expire = v > 0)),
+  never: integerSetter((d, v) => (d.never = v > 0)),
+  poll_fail_times: integerSetter((d, v) => (d.pollFailTimes = v)),
 };
 
 export function parseDirectives(text: string): DirectiveParseResult {

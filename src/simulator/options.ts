@@ -18,6 +18,8 @@ export interface SimulatorOptions {
   requestLogSize?: number;
   /** Largest request body accepted, in bytes. Default 32 MiB, room for a few inline images. */
   maxBodyBytes?: number;
+  /** Milliseconds a simulated video generation takes, unless a prompt's `[sim gen_ms=N]` says otherwise. Default 1500. */
+  videoGenerationMs?: number;
 }
 
 export type ResolvedSimulatorOptions = Required<SimulatorOptions>;
@@ -32,6 +34,7 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
     fixturesDir: options.fixturesDir ?? join(packageRoot(), 'test', 'fixtures', 'recorded'),
     requestLogSize: options.requestLogSize ?? 200,
     maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
+    videoGenerationMs: options.videoGenerationMs ?? 1500,
   };
 }
 

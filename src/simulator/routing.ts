@@ -32,6 +32,8 @@ export interface Route {
   path: RegExp;
   /** Control routes are not simulated traffic: they are neither logged nor counted as aborted. */
   internal?: boolean;
+  /** Reads the body before `handle`; JSON by default. A route taking uploads reads multipart itself. */
+  readBody?(req: IncomingMessage, maxBytes: number): Promise<RequestBody>;
   handle(exchange: Exchange): Promise<void>;
 }
 

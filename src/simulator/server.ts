@@ -1,14 +1,18 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { anthropicRoutes } from './anthropic/routes';
 import type { SimulatorContext } from './context';
 import { controlRoutes } from './control-routes';
 import { FailureCounter } from './failure-counter';
 import { loadRecordedFixtures } from './fixtures';
+import { geminiRoutes } from './gemini/routes';
 import { openaiRoutes, openaiUnknownUrl } from './openai/routes';
+import { openaiVideoRoutes } from './openai-videos/routes';
 import { type SimulatorOptions, resolveSimulatorOptions } from './options';
 import { readJsonBody } from './request-body';
 import { RequestLog } from './request-log';
 import { type Exchange, type Route, matchRoute } from './routing';
+import { xaiVideoRoutes } from './xai/routes';
 
 /**
  * A local fake upstream speaking the providers' wire protocols, for the
@@ -36,7 +40,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     requestLog: new RequestLog(resolved.requestLogSize),
   };
   // The first matching route answers; a request no route takes gets OpenAI's unknown-URL error, as most paths are OpenAI's.
-  const routes = [...controlRoutes(context), ...openaiRoutes(context)];
+  const routes = [...controlRoutes(context), ...openaiRoutes(context), ...anthropicRoutes(context), ...geminiRoutes(context), ...openaiVideoRoutes(context), ...xaiVideoRoutes(context)];
   const server = createServer((req, res) => void dispatch(context, routes, openaiUnknownUrl, req, res));
   // Well past the idle timeout of pooling clients (undici's is 4 s), so a reused connection is never closed under them.
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -60,7 +64,7 @@ async function dispatch(
     aborts.abort();
     if (!cutOnPurpose && !route.internal) context.requestLog.countAborted();
   });
-  const body = await readJsonBody(req, context.options.maxBodyBytes);
+  const body = await (route.readBody ?? readJsonBody)(req, context.options.maxBodyBytes);
   if (!route.internal) {
     context.requestLog.record({ method: req.method ?? 'GET', path, headers: req.headers, body: body.kind === 'json' ? body.value : null });
   }

@@ -206,7 +206,7 @@ describe('reasoning controls, rule by rule', () => {
     expect(body.error.param).toBe(c.param);
     expect(body.error.message).toMatch(c.message);
     expect(upstream).toHaveLength(0);
-    const record = await (await fetch(`${t.url}/api/usage/requests/${requestId}`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const record: any = await (await fetch(`${t.url}/api/usage/requests/${requestId}`, { headers: { authorization: `Bearer ${key}` } })).json();
     expect(record.billing.amount_microusd).toBe(0);
     expect(record.routing.status_code).toBe(400);
   });

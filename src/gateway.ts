@@ -94,7 +94,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const catalog = new Catalog(config, providers);
   const prices = new PriceTable(config.models);
   const pricingVersion = await registerPriceTable(db.prisma, prices);
-  const writer = new UsageWriter(db.prisma, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
+  const writer = new UsageWriter(db, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
   await writer.replaySpool();
   const recorder = new UsageRecorder(prices, pricingVersion, writer, metrics);
   const keys = new KeyStore(db.prisma, env.GATEWAY_KEY_CACHE_MS);

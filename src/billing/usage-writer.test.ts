@@ -29,7 +29,7 @@ describe('usage writer', () => {
   it('commits concurrent writes in few batches, each promise resolving once durable', async () => {
     const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
     const metrics = new GatewayMetrics();
-    const writer = new UsageWriter(db.prisma, new UsageSpool(path.join(dir, 'spool.jsonl')), silentLogger, metrics);
+    const writer = new UsageWriter(db, new UsageSpool(path.join(dir, 'spool.jsonl')), silentLogger, metrics);
     await Promise.all(Array.from({ length: 300 }, (_, i) => writer.write(row(`req_${i}`))));
     expect(await db.prisma.usageRecord.count()).toBe(300);
     expect(metrics.usageRecordsWritten.get()).toBe(300);
@@ -44,13 +44,13 @@ describe('usage writer', () => {
     const spoolFile = path.join(dir, 'spool.jsonl');
     const broken = await openDatabase({ dataDir: path.join(dir, 'pglite') });
     await broken.close();
-    const failing = new UsageWriter(broken.prisma, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
+    const failing = new UsageWriter(broken, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
     await failing.write(row('req_lost_1'));
     await failing.write(row('req_lost_2'));
     expect(readFileSync(spoolFile, 'utf8').trim().split('\n')).toHaveLength(2);
 
     const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
-    const writer = new UsageWriter(db.prisma, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
+    const writer = new UsageWriter(db, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
     await writer.write(row('req_lost_1')); // already committed once by some other path
     expect(await writer.replaySpool()).toBe(2);
     expect(existsSync(spoolFile)).toBe(false);

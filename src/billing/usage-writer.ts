@@ -1,6 +1,7 @@
-import type { PrismaClient } from '../generated/prisma/client';
+import type { Database } from '../db/database';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
+import { insertUsageRecords } from './usage-record-insert';
 import type { UsageRecordRow } from './usage-record';
 import type { UsageSpool } from './usage-spool';
 
@@ -24,7 +25,7 @@ export class UsageWriter {
   private draining: Promise<void> | null = null;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly db: Pick<Database, 'query'>,
     private readonly spool: UsageSpool,
     private readonly logger: Logger,
     private readonly metrics: GatewayMetrics,
@@ -90,8 +91,7 @@ export class UsageWriter {
     }
   }
 
-  /** `skipDuplicates` makes replays idempotent: the request id is the primary key. */
-  private async insert(rows: UsageRecordRow[]): Promise<void> {
-    await this.prisma.usageRecord.createMany({ data: rows as never, skipDuplicates: true });
+  private insert(rows: UsageRecordRow[]): Promise<void> {
+    return insertUsageRecords(this.db, rows);
   }
 }

@@ -4,8 +4,13 @@ import { PrismaClient } from '../generated/prisma/client';
 export interface Database {
   readonly prisma: PrismaClient;
   readonly kind: 'postgres' | 'pglite';
-  /** Runs one or more SQL statements outside Prisma (migrations, leases). */
+  /** Runs one or more SQL statements outside Prisma (migrations). */
   execScript(sql: string): Promise<void>;
+  /**
+   * One parameterised statement straight through the driver, for the hot
+   * path where Prisma's per-query compilation costs more than the query.
+   */
+  query(sql: string, params: unknown[]): Promise<{ rowCount: number }>;
   /** Serialises migrations across processes that share the database. */
   withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

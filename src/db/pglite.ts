@@ -22,6 +22,10 @@ export async function openPglite(dataDir: string): Promise<Database> {
     async execScript(sql) {
       await pg.exec(sql);
     },
+    async query(sql, params) {
+      const result = await pg.query(sql, params);
+      return { rowCount: result.affectedRows ?? 0 };
+    },
     // One process owns the data folder, so there is nobody to race with.
     withMigrationLock: (fn) => fn(),
     async close() {

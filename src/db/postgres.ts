@@ -18,6 +18,10 @@ export async function openPostgres(connectionString: string, poolSize: number): 
     async execScript(sql) {
       await pool.query(sql);
     },
+    async query(sql, params) {
+      const result = await pool.query(sql, params);
+      return { rowCount: result.rowCount ?? 0 };
+    },
     async withMigrationLock(fn) {
       const client = await pool.connect();
       try {

@@ -93,11 +93,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const metrics = new GatewayMetrics();
   const catalog = new Catalog(config, providers);
   const prices = new PriceTable(config.models);
-  const pricingVersion = await registerPriceTable(db.prisma, prices);
+  const pricingVersion = await registerPriceTable(db, prices);
   const writer = new UsageWriter(db, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
   await writer.replaySpool();
   const recorder = new UsageRecorder(prices, pricingVersion, writer, metrics);
-  const keys = new KeyStore(db.prisma, env.GATEWAY_KEY_CACHE_MS);
+  const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS);
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db.prisma);
   const videos = new VideoService({

@@ -10,7 +10,7 @@ export interface Database {
    * One parameterised statement straight through the driver, for the hot
    * path where Prisma's per-query compilation costs more than the query.
    */
-  query(sql: string, params: unknown[]): Promise<{ rowCount: number }>;
+  query<Row = Record<string, unknown>>(sql: string, params: unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
   /** Serialises migrations across processes that share the database. */
   withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -19,7 +19,7 @@ export async function migrate(db: Database, migrationsDir = defaultMigrationsDir
     await db.execScript(
       'CREATE TABLE IF NOT EXISTS "_gateway_migrations" ("name" TEXT PRIMARY KEY, "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now())',
     );
-    const rows = await db.prisma.$queryRawUnsafe<{ name: string }[]>('SELECT "name" FROM "_gateway_migrations"');
+    const { rows } = await db.query<{ name: string }>('SELECT "name" FROM "_gateway_migrations"', []);
     const done = new Set(rows.map((r) => r.name));
     const applied: string[] = [];
     for (const name of listMigrations(migrationsDir)) {

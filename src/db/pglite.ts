@@ -22,9 +22,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
     async execScript(sql) {
       await pg.exec(sql);
     },
-    async query(sql, params) {
-      const result = await pg.query(sql, params);
-      return { rowCount: result.affectedRows ?? 0 };
+    async query<Row>(sql: string, params: unknown[]) {
+      const result = await pg.query<Row>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },
     // One process owns the data folder, so there is nobody to race with.
     withMigrationLock: (fn) => fn(),

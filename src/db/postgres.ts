@@ -18,9 +18,9 @@ export async function openPostgres(connectionString: string, poolSize: number): 
     async execScript(sql) {
       await pool.query(sql);
     },
-    async query(sql, params) {
+    async query<Row>(sql: string, params: unknown[]) {
       const result = await pool.query(sql, params);
-      return { rowCount: result.rowCount ?? 0 };
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async withMigrationLock(fn) {
       const client = await pool.connect();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/database';
 import type { PrismaClient } from '../generated/prisma/client';
 import { hashKeySecret, keyDisplayPrefix, newKeySecret } from './key-secret';
 import type { Principal } from './principal';
@@ -28,6 +29,17 @@ export interface ApiKeyView {
 
 export const DEFAULT_ACCOUNT_ID = 'acct_default';
 
+interface KeyRow {
+  id: string;
+  account_id: string;
+  project_id: string | null;
+  member_id: string | null;
+  name: string;
+  allowed_models: string[] | null;
+  expires_at: Date | string | null;
+  revoked_at: Date | string | null;
+}
+
 interface CacheEntry {
   principal: Principal | null;
   until: number;
@@ -42,10 +54,14 @@ export class KeyStore {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly maxCacheEntries = 10_000;
 
+  private readonly prisma: PrismaClient;
+
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly db: Pick<Database, 'prisma' | 'query'>,
     private readonly cacheMs: number,
-  ) {}
+  ) {
+    this.prisma = db.prisma;
+  }
 
   async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
     const hash = hashKeySecret(secret);
@@ -62,17 +78,22 @@ export class KeyStore {
     return principal;
   }
 
+  /** Straight through the driver: this runs on the request path whenever the cache misses. */
   private async load(hash: string): Promise<Principal | null> {
-    const row = await this.prisma.apiKey.findUnique({ where: { keyHash: hash } });
-    if (!row || row.revokedAt) return null;
+    const { rows } = await this.db.query<KeyRow>(
+      'SELECT "id", "account_id", "project_id", "member_id", "name", "allowed_models", "expires_at", "revoked_at" FROM "api_keys" WHERE "key_hash" = $1',
+      [hash],
+    );
+    const row = rows[0];
+    if (!row || row.revoked_at) return null;
     return {
       keyId: row.id,
-      accountId: row.accountId,
-      projectId: row.projectId,
-      memberId: row.memberId,
+      accountId: row.account_id,
+      projectId: row.project_id,
+      memberId: row.member_id,
       keyName: row.name,
-      allowedModels: row.allowedModels.length ? new Set(row.allowedModels) : null,
-      expiresAt: row.expiresAt,
+      allowedModels: row.allowed_models?.length ? new Set(row.allowed_models) : null,
+      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
     };
   }
 

@@ -28,7 +28,7 @@ export async function runKeysCommand(argv: string[], env: GatewayEnv): Promise<n
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: path.join(env.dataDir, 'pglite') });
   try {
     await migrate(db);
-    const keys = new KeyStore(db.prisma, 0);
+    const keys = new KeyStore(db, 0);
     switch (sub) {
       case 'create': {
         if (!values.name) return fail('keys create: --name is required');

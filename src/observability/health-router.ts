@@ -11,7 +11,7 @@ export function healthRouter(db: Database, metrics: GatewayMetrics, isDraining: 
   router.get('/readyz', async (_req, res) => {
     if (isDraining()) return void res.status(503).json({ status: 'draining' });
     try {
-      await db.prisma.$queryRawUnsafe('SELECT 1');
+      await db.query('SELECT 1', []);
       res.json({ status: 'ready', database: db.kind });
     } catch (err) {
       res.status(503).json({ status: 'unavailable', database: db.kind, reason: (err as Error).message });

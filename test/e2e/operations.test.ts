@@ -53,7 +53,7 @@ describe('keys from the shell', () => {
       expect(created.models).toEqual(['gpt-4.1', 'fast']);
 
       const db = await openDatabase({ dataDir: `${dataDir}/pglite` });
-      const principal = await new KeyStore(db.prisma, 0).authenticate(created.key);
+      const principal = await new KeyStore(db, 0).authenticate(created.key);
       expect(principal?.allowedModels).toEqual(new Set(['gpt-4.1', 'fast']));
       const stored = await db.prisma.apiKey.findUnique({ where: { id: created.id } });
       expect(stored!.keyHash).not.toContain(created.key);

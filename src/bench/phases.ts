@@ -1,0 +1,248 @@
+import { against, type BenchContext } from './context';
+import { runLoad, type LoadResult, type LoadSpec, type RequestSpec, type Target, type TargetResult } from './load';
+import { CpuMeter, NoiseMeter, pidsNamed, readMemory } from './proc-stats';
+import { round, summarize, type Summary } from './stats';
+import { fmt } from './table';
+
+/**
+ * The measured phases against one running gateway and its simulator. A phase
+ * runs its load, adds rows to the table and a section to the JSON, and
+ * reports (not throws) what went wrong; add a new one to PHASES.
+ */
+export interface Phase {
+  id: string;
+  run(ctx: BenchContext): Promise<void>;
+}
+
+export const MODEL = 'gpt-4.1-mini';
+const CHAT_PATH = '/v1/chat/completions';
+
+/** A short prompt and a short answer; streams pace their events so that the first one leaves at once. */
+export function chatRequest(ctx: BenchContext, stream: boolean): RequestSpec {
+  const { words, paceMs } = ctx.settings;
+  const directive = stream ? `[sim words=${words} pace=${paceMs}]` : `[sim words=${words}]`;
+  const body: Record<string, unknown> = {
+    model: MODEL,
+    messages: [{ role: 'user', content: `Say hello to the benchmark. ${directive}` }],
+  };
+  if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
+  return {
+    method: 'POST',
+    path: CHAT_PATH,
+    body: JSON.stringify(body),
+    stream,
+    validate: stream ? validateChatStream : validateChatCompletion,
+  };
+}
+
+function validateChatCompletion(text: string): string | undefined {
+  if (!text.includes('"chat.completion"') || !text.includes('"choices"') || !text.includes('"usage"')) return `not a chat completion: ${text.slice(0, 200)}`;
+  return undefined;
+}
+
+function validateChatStream(text: string): string | undefined {
+  if (!text.startsWith('data: ')) return `not an event stream: ${text.slice(0, 200)}`;
+  if (!text.endsWith('data: [DONE]\n\n')) return `stream did not end with [DONE]: ...${text.slice(-200)}`;
+  if (!text.includes('"usage"')) return 'stream has no usage chunk';
+  return undefined;
+}
+
+export interface Measured {
+  result: LoadResult;
+  /** CPU milliseconds used by the gateway and the simulator during the measured window. */
+  gatewayCpuMs: number;
+  simulatorCpuMs: number;
+}
+
+/** Warm-up, then the measured window with CPU meters on both processes. */
+export async function measure(ctx: BenchContext, label: string, spec: Omit<LoadSpec, 'durationMs'>): Promise<Measured> {
+  const { seconds, warmupSeconds } = ctx.settings;
+  if (warmupSeconds > 0) account(ctx, `${label} (warm-up)`, await runLoad({ ...spec, durationMs: warmupSeconds * 1000 }));
+  const gatewayCpu = new CpuMeter(ctx.gateway.handle.pid);
+  const simulatorCpu = new CpuMeter(ctx.simulator.handle.pid);
+  const noise = new NoiseMeter(() => [ctx.gateway.handle.pid, ctx.simulator.handle.pid, process.pid, ...pidsNamed('postgres')]);
+  const result = await runLoad({ ...spec, durationMs: seconds * 1000 });
+  const measured = { result, gatewayCpuMs: gatewayCpu.elapsedMs(), simulatorCpuMs: simulatorCpu.elapsedMs() };
+  ctx.report.addNoise(noise.stop());
+  account(ctx, label, result);
+  return measured;
+}
+
+/** Counts gateway requests for the usage-record check; any error fails the run. */
+export function account(ctx: BenchContext, label: string, result: LoadResult): void {
+  for (const r of result.byTarget.values()) {
+    if (r.target === ctx.viaGateway.name) ctx.gatewayChatRequests += r.requests;
+    if (r.non2xx || r.failures) {
+      ctx.report.fail(`${label}, ${r.target}: ${r.non2xx} non-2xx, ${r.failures} failed of ${r.requests}; ${r.errorSamples.join(' | ')}`);
+    }
+  }
+}
+
+export function of(result: LoadResult, target: Target): TargetResult {
+  return result.byTarget.get(target.name)!;
+}
+
+export function errorsCell(r: TargetResult): string {
+  const statuses = Object.entries(r.statuses).map(([s, n]) => `${n}x${s}`).join(' ');
+  return `${r.non2xx + r.failures}${statuses ? ` (${statuses})` : ''}`;
+}
+
+export function errorsCheck(...results: TargetResult[]): string {
+  return results.some((r) => r.non2xx || r.failures) ? 'FAIL' : 'ok';
+}
+
+export function targetJson(r: TargetResult, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const latency = summarize(r.latencyMs);
+  return {
+    requests: r.requests,
+    non_2xx: r.non2xx,
+    failures: r.failures,
+    requests_per_s: round(r.requests / r.elapsedS, 1),
+    latency_ms: summaryJson(latency),
+    ...(r.ttfbMs.length ? { ttfb_ms: summaryJson(summarize(r.ttfbMs)) } : {}),
+    ...extra,
+  };
+}
+
+export function summaryJson(s: Summary): Record<string, number> {
+  return { count: s.count, mean: round(s.mean, 3), p50: round(s.p50, 3), p90: round(s.p90, 3), p99: round(s.p99, 3), max: round(s.max, 3) };
+}
+
+export const perRequest = (cpuMs: number, r: TargetResult) => (r.requests ? cpuMs / r.requests : Number.NaN);
+
+/** Non-streaming chat at N connections: throughput, latency, gateway CPU per request. */
+const nonStreamingLoaded: Phase = {
+  id: 'non_streaming_loaded',
+  async run(ctx) {
+    const n = ctx.settings.connections;
+    const request = chatRequest(ctx, false);
+    const direct = await measure(ctx, `non-streaming ${n} conn, direct`, { targets: [ctx.direct], connections: n, request });
+    const gateway = await measure(ctx, `non-streaming ${n} conn, gateway`, { targets: [ctx.viaGateway], connections: n, request });
+    const d = of(direct.result, ctx.direct);
+    const g = of(gateway.result, ctx.viaGateway);
+    const dl = summarize(d.latencyMs);
+    const gl = summarize(g.latencyMs);
+    const gatewayCpu = perRequest(gateway.gatewayCpuMs, g);
+    const simulatorCpu = perRequest(direct.simulatorCpuMs, d);
+    const { report } = ctx;
+    report.section(`Non-streaming chat, ${n} connections`);
+    report.row('throughput', fmt.rate(g.requests / g.elapsedS), fmt.rate(d.requests / d.elapsedS));
+    report.row('latency p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
+    report.row('CPU per request (direct: simulator)', fmt.ms(gatewayCpu, 3), fmt.ms(simulatorCpu, 3), '', '<= 0.4 ms', against(gatewayCpu, 0.4));
+    report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d), '', '0', errorsCheck(g, d));
+    report.json[this.id] = {
+      connections: n,
+      seconds: ctx.settings.seconds,
+      gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4), cpu_ms: round(gateway.gatewayCpuMs, 1), simulator_cpu_ms_per_request: round(perRequest(gateway.simulatorCpuMs, g), 4) }),
+      direct: targetJson(d, { simulator_cpu_ms_per_request: round(simulatorCpu, 4) }),
+    };
+  },
+};
+
+/** Sequential non-streaming chat on one connection, alternating gateway and direct: added latency. */
+const nonStreamingSequential: Phase = {
+  id: 'non_streaming_sequential',
+  async run(ctx) {
+    const request = chatRequest(ctx, false);
+    const m = await measure(ctx, 'non-streaming 1 conn', { targets: [ctx.viaGateway, ctx.direct], connections: 1, request });
+    const g = of(m.result, ctx.viaGateway);
+    const d = of(m.result, ctx.direct);
+    const gl = summarize(g.latencyMs);
+    const dl = summarize(d.latencyMs);
+    const gatewayCpu = perRequest(m.gatewayCpuMs, g);
+    const { report } = ctx;
+    report.section('Non-streaming chat, 1 connection (sequential, alternating gateway/direct)');
+    report.row('requests', fmt.int(g.requests), fmt.int(d.requests));
+    report.row('latency p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
+    report.row('added latency p50', '', '', fmt.signed(gl.p50 - dl.p50));
+    report.row('gateway CPU per request', fmt.ms(gatewayCpu, 3));
+    report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d), '', '0', errorsCheck(g, d));
+    report.json[this.id] = {
+      connections: 1,
+      seconds: ctx.settings.seconds,
+      added_p50_ms: round(gl.p50 - dl.p50, 3),
+      added_p99_ms: round(gl.p99 - dl.p99, 3),
+      gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
+      direct: targetJson(d),
+    };
+  },
+};
+
+/** Streamed chat: time to the first body byte, gateway minus direct at the same concurrency. */
+function streaming(connections: number | 'loaded'): Phase {
+  return {
+    id: connections === 1 ? 'streaming_1' : 'streaming_loaded',
+    async run(ctx) {
+      const n = connections === 'loaded' ? ctx.settings.connections : connections;
+      const request = chatRequest(ctx, true);
+      let g: TargetResult;
+      let d: TargetResult;
+      let gatewayCpuMs: number;
+      if (n === 1) {
+        // One connection: alternate, so that both sides see the same machine at the same moment.
+        const m = await measure(ctx, 'streaming 1 conn', { targets: [ctx.viaGateway, ctx.direct], connections: 1, request });
+        [g, d, gatewayCpuMs] = [of(m.result, ctx.viaGateway), of(m.result, ctx.direct), m.gatewayCpuMs];
+      } else {
+        const direct = await measure(ctx, `streaming ${n} conn, direct`, { targets: [ctx.direct], connections: n, request });
+        const gateway = await measure(ctx, `streaming ${n} conn, gateway`, { targets: [ctx.viaGateway], connections: n, request });
+        [g, d, gatewayCpuMs] = [of(gateway.result, ctx.viaGateway), of(direct.result, ctx.direct), gateway.gatewayCpuMs];
+      }
+      const gt = summarize(g.ttfbMs);
+      const dt = summarize(d.ttfbMs);
+      const gl = summarize(g.latencyMs);
+      const dl = summarize(d.latencyMs);
+      const addedP50 = gt.p50 - dt.p50;
+      const gatewayCpu = perRequest(gatewayCpuMs, g);
+      const { report } = ctx;
+      report.section(`Streaming chat (include_usage, ${ctx.settings.paceMs} ms between events), ${n} ${n === 1 ? 'connection (alternating)' : 'concurrent streams'}`);
+      if (n > 1) report.row('throughput', fmt.rate(g.requests / g.elapsedS), fmt.rate(d.requests / d.elapsedS));
+      else report.row('streams', fmt.int(g.requests), fmt.int(d.requests));
+      report.row('TTFB p50 / p99', fmt.pair(gt.p50, gt.p99), fmt.pair(dt.p50, dt.p99), fmt.signedPair(addedP50, gt.p99 - dt.p99), n === 1 ? 'added p50 <= 1 ms' : '', n === 1 ? against(addedP50, 1) : '');
+      report.row('whole stream p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
+      report.row('gateway CPU per stream', fmt.ms(gatewayCpu, 3));
+      report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d), '', '0', errorsCheck(g, d));
+      report.json[this.id] = {
+        connections: n,
+        seconds: ctx.settings.seconds,
+        pace_ms: ctx.settings.paceMs,
+        added_ttfb_p50_ms: round(addedP50, 3),
+        added_ttfb_p99_ms: round(gt.p99 - dt.p99, 3),
+        gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
+        direct: targetJson(d),
+      };
+    },
+  };
+}
+
+/** Peak memory of the gateway after the load phases (VmHWM), next to its idle RSS after start-up. */
+const memory: Phase = {
+  id: 'memory',
+  async run(ctx) {
+    const now = readMemory(ctx.gateway.handle.pid);
+    const { report } = ctx;
+    report.section('Gateway memory (PostgreSQL)');
+    report.row('RSS idle after start-up', fmt.mb(ctx.gatewayIdleRssBytes));
+    report.row(`CPU in the ${ctx.settings.idleSeconds} s after ready`, Number.isFinite(ctx.gatewayIdleCpuMsPerS) ? `${ctx.gatewayIdleCpuMsPerS.toFixed(1)} ms/s` : 'n/a');
+    report.row('peak RSS under load (VmHWM)', fmt.mb(now.hwmBytes), '', '', '< 200 MB', against(now.hwmBytes / 1024 / 1024, 200, true));
+    report.row('RSS after the load phases', fmt.mb(now.rssBytes));
+    report.json[this.id] = {
+      idle_rss_mb: round(ctx.gatewayIdleRssBytes / 1048576, 1),
+      idle_cpu_ms_per_s: round(ctx.gatewayIdleCpuMsPerS, 2),
+      peak_rss_mb: round(now.hwmBytes / 1048576, 1),
+      rss_after_load_mb: round(now.rssBytes / 1048576, 1),
+    };
+  },
+};
+
+/** In order; later phases (Anthropic-protocol streams, video tasks) go here. */
+export const PHASES: Phase[] = [nonStreamingLoaded, nonStreamingSequential, streaming(1), streaming('loaded'), memory];
+
+/** Before the first phase: JIT, connection pools and the key cache warm on both paths. */
+export async function warmUp(ctx: BenchContext): Promise<void> {
+  const durationMs = Math.max(2, ctx.settings.warmupSeconds) * 1000;
+  const n = ctx.settings.connections;
+  for (const stream of [false, true]) {
+    const request = chatRequest(ctx, stream);
+    account(ctx, `warm-up (${stream ? 'streaming' : 'non-streaming'})`, await runLoad({ targets: [ctx.viaGateway, ctx.direct], connections: n, durationMs, request }));
+  }
+}

@@ -1,0 +1,39 @@
+import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { UsageRecordView } from '../../billing/usage-record-view';
+import { InvalidCursorError } from '../../usage/usage-queries';
+import type { GraphqlContext } from '../context';
+import { badUserInput } from '../errors';
+import { UsageRecord } from '../types/usage-record';
+import { UsageRecordConnection } from '../types/usage-record-connection';
+import { MAX_USAGE_PAGE_SIZE, UsageRecordsArgs } from '../types/usage-records-args';
+
+/** The usage records of GET /api/usage/requests/{id}, readable only by the key that made each request. */
+@Resolver()
+export class UsageResolver {
+  @Query(() => UsageRecord, { nullable: true, description: "A request's usage record; null when missing or made by another key." })
+  usageRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<UsageRecordView | null> {
+    return ctx.services.usage.byId(ctx.principal, id);
+  }
+
+  @Query(() => UsageRecordConnection, { description: "The calling key's usage records, newest first." })
+  async usageRecords(@Args(() => UsageRecordsArgs) args: UsageRecordsArgs, @Ctx() ctx: GraphqlContext): Promise<UsageRecordConnection> {
+    const { first, after, model, since, until } = args;
+    if (first === null || first < 1 || first > MAX_USAGE_PAGE_SIZE) throw badUserInput('first', `must be between 1 and ${MAX_USAGE_PAGE_SIZE}.`);
+    try {
+      const page = await ctx.services.usage.page(ctx.principal, first, after ?? null, {
+        model: model ?? undefined,
+        since: since ?? undefined,
+        until: until ?? undefined,
+      });
+      const last = page.records.length - 1;
+      return {
+        // UsageQueries gives the cursor of a page's last record only; see UsageRecordEdge.cursor.
+        edges: page.records.map((node, i) => ({ node, cursor: i === last ? page.endCursor : null })),
+        pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
+      };
+    } catch (err) {
+      if (err instanceof InvalidCursorError) throw badUserInput('after', 'is not a cursor this API returned.');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { Field, ObjectType } from 'type-graphql';
+import type { UsageRecordView } from '../../billing/usage-record-view';
+import { UsageRecord } from './usage-record';
+
+@ObjectType()
+export class UsageRecordEdge {
+  @Field(() => UsageRecord)
+  node!: UsageRecordView;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Pass as `after` to continue after this record. Set on the last edge of a page (its endCursor).',
+  })
+  cursor!: string | null;
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => String, { nullable: true, description: 'The cursor of the last record of the page; null for an empty page.' })
+  endCursor!: string | null;
+
+  @Field()
+  hasNextPage!: boolean;
+}
+
+@ObjectType({ description: 'A page of usage records, newest first.' })
+export class UsageRecordConnection {
+  @Field(() => [UsageRecordEdge])
+  edges!: UsageRecordEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+}

@@ -1,0 +1,136 @@
+import { GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+
+/**
+ * The `usage.request` record of `GET /api/usage/requests/{id}`, as
+ * `toUsageRecordView()` builds it for REST. Properties keep the view's
+ * snake_case names and are exposed under camelCase GraphQL names, so the
+ * resolvers return the REST views as they are.
+ *
+ * Money is integer micro-USD typed `SafeInt`: a JSON number, like REST's,
+ * that is guaranteed exact. A value past 2^53 - 1 (a $9 billion request)
+ * fails the field loudly instead of being rounded.
+ */
+
+@ObjectType({ description: 'Where the input and output figures came from: provider, local_estimate or unavailable.' })
+export class UsageMeasurement {
+  @Field()
+  input!: string;
+
+  @Field()
+  output!: string;
+}
+
+@ObjectType({ description: 'A billable quantity: input, output, reasoning, cache_read, cache_write_5m, cache_write_1h, ...' })
+export class UsageDimension {
+  @Field()
+  name!: string;
+
+  @Field(() => Int)
+  quantity!: number;
+
+  @Field()
+  unit!: string;
+}
+
+@ObjectType()
+export class TokenUsage {
+  @Field(() => Int, { name: 'promptTokens' })
+  prompt_tokens!: number;
+
+  @Field(() => Int, { name: 'completionTokens' })
+  completion_tokens!: number;
+
+  @Field(() => Int, { name: 'totalTokens' })
+  total_tokens!: number;
+
+  @Field(() => UsageMeasurement, { nullable: true, description: 'Missing on old records; absence does not prove a measured value.' })
+  measurement!: UsageMeasurement | null;
+
+  @Field(() => [UsageDimension])
+  dimensions!: UsageDimension[];
+}
+
+@ObjectType()
+export class BillingLineItem {
+  @Field()
+  dimension!: string;
+
+  @Field(() => Int)
+  quantity!: number;
+
+  @Field(() => Float, { name: 'unitMicrousd', description: 'Price of one unit in micro-USD; fractional for per-token prices.' })
+  unit_microusd!: number;
+
+  @Field(() => GraphQLSafeInt, { name: 'amountMicrousd', description: 'quantity x unit price, rounded half up, in micro-USD.' })
+  amount_microusd!: number;
+}
+
+@ObjectType()
+export class Billing {
+  @Field()
+  currency!: string;
+
+  @Field(() => GraphQLSafeInt, { name: 'amountMicrousd', description: 'The exact sum of the line items, in micro-USD.' })
+  amount_microusd!: number;
+
+  @Field(() => Int, { name: 'pricingVersion' })
+  pricing_version!: number;
+
+  @Field(() => [BillingLineItem], { name: 'lineItems' })
+  line_items!: BillingLineItem[];
+}
+
+@ObjectType({ description: 'Public status and timing; which provider served the request stays internal.' })
+export class UsageRecordRouting {
+  @Field(() => Int, { name: 'statusCode' })
+  status_code!: number;
+
+  @Field(() => Int, { name: 'totalDurationMs' })
+  total_duration_ms!: number;
+
+  @Field(() => Int, { name: 'ttftMs', nullable: true, description: 'Time to the first token of a streamed answer.' })
+  ttft_ms!: number | null;
+
+  @Field({ name: 'wasStreaming' })
+  was_streaming!: boolean;
+}
+
+@ObjectType({ description: 'Usage exactly as the upstream reported it.' })
+export class ProviderUsage {
+  @Field()
+  family!: string;
+
+  @Field(() => GraphQLJSONObject, { name: 'rawFields' })
+  raw_fields!: Record<string, unknown>;
+}
+
+@ObjectType({ description: 'The usage and billing record of one request, readable only by the key that made it.' })
+export class UsageRecord {
+  @Field(() => ID, { description: 'The request id (the X-Svc-Request-Id header).' })
+  id!: string;
+
+  @Field(() => Int, { name: 'createdAt', description: 'Unix seconds.' })
+  created_at!: number;
+
+  @Field({ description: 'The model or route name the request asked for.' })
+  model!: string;
+
+  @Field()
+  endpoint!: string;
+
+  @Field(() => TokenUsage)
+  usage!: TokenUsage;
+
+  @Field(() => Billing)
+  billing!: Billing;
+
+  @Field(() => UsageRecordRouting, { nullable: true })
+  routing!: UsageRecordRouting | null;
+
+  @Field(() => ProviderUsage, { name: 'providerUsage' })
+  provider_usage!: ProviderUsage;
+
+  @Field({ name: 'logId' })
+  log_id!: string;
+}

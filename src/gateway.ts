@@ -99,7 +99,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const recorder = new UsageRecorder(prices, pricingVersion, writer, metrics);
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS);
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const videoTasks = new VideoTaskStore(db.prisma);
+  const videoTasks = new VideoTaskStore(db);
   const videos = new VideoService({
     catalog, store: videoTasks, prices, events: noTaskEvents, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
   });
@@ -111,6 +111,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     ? new VideoPoller(videoTasks, videos, logger, { owner: instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, batchSize: 100, concurrency: 32, idleMs: env.GATEWAY_VIDEO_POLL_IDLE_MS })
     : undefined;
 
+  const loadedAt = Math.floor(Date.now() / 1000);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyParser(env.GATEWAY_MAX_BODY_BYTES);
   const httpServer = createServer();
@@ -120,13 +121,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     logger, metrics, guard, bodyLimit: env.GATEWAY_MAX_BODY_BYTES, logRequests: env.LOG_REQUESTS,
     open: [healthRouter(db, metrics, () => draining), adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody)],
     authenticated: [
-      modelsRouter({ catalog, prices, pricingVersion, loadedAt: Math.floor(Date.now() / 1000) }),
+      modelsRouter({ catalog, prices, pricingVersion, loadedAt }),
       chatRouter(services.chat, recorder, logger, jsonBody),
       videosRouter(videos, recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
     requireApiKey: requireApiKey(keys),
-    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody))],
+    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { redisUrl: env.REDIS_URL, catalogLoadedAt: loadedAt }))],
   });
   await graphql?.start();
   httpServer.on('request', app);

@@ -24,7 +24,7 @@ const envSchema = z.object({
   /** How long a claimed video task stays leased to the instance polling it. */
   GATEWAY_VIDEO_LEASE_MS: intFromEnv(30_000),
   /** Pause between poller rounds when no task was due. */
-  GATEWAY_VIDEO_POLL_IDLE_MS: intFromEnv(250),
+  GATEWAY_VIDEO_POLL_IDLE_MS: intFromEnv(1000),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

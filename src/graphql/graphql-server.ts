@@ -80,6 +80,8 @@ async function startGraphql(httpServer: Server, shared: GraphqlShared, redisUrl:
     // Every operation needs an API key, so the schema is no secret from a caller who may run it.
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // The gateway's own SIGTERM handler drains requests and flushes usage records first; Apollo's would exit mid-way.
+    stopOnTerminationSignals: false,
     formatError: formatGraphqlError,
     // CSRF needs credentials a browser attaches by itself (cookies); a bearer key is never one of them.
     csrfPrevention: false,

@@ -101,7 +101,8 @@ export class KeyStore {
   async create(input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
     const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
     if (accountId === DEFAULT_ACCOUNT_ID) {
-      await this.prisma.account.upsert({ where: { id: accountId }, create: { id: accountId, name: 'default' }, update: {} });
+      // ON CONFLICT rather than an upsert: concurrent first keys must not race on the default account.
+      await this.db.query('INSERT INTO "accounts" ("id", "name") VALUES ($1, $2) ON CONFLICT ("id") DO NOTHING', [accountId, 'default']);
     } else if (!(await this.prisma.account.findUnique({ where: { id: accountId } }))) {
       throw new UnknownAccountError(accountId);
     }

@@ -11,6 +11,8 @@ export interface UsageRecordFilter {
 
 export interface UsagePage {
   records: UsageRecordView[];
+  /** One opaque cursor per record, for Relay-style edges. */
+  cursors: string[];
   endCursor: string | null;
   hasNextPage: boolean;
 }
@@ -38,6 +40,7 @@ export class UsageQueries {
     const last = page[page.length - 1];
     return {
       records: page.map(toUsageRecordView),
+      cursors: page.map(encodeCursor),
       endCursor: last ? encodeCursor(last) : null,
       hasNextPage: rows.length > first,
     };

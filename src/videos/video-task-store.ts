@@ -1,3 +1,4 @@
+import type { Database } from '../db/database';
 import type { Prisma, PrismaClient, VideoTask } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
 
@@ -18,7 +19,11 @@ export function isFinished(status: string): boolean {
  * state.
  */
 export class VideoTaskStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
+
+  constructor(private readonly db: Pick<Database, 'prisma' | 'query'>) {
+    this.prisma = db.prisma;
+  }
 
   create(data: Prisma.VideoTaskUncheckedCreateInput): Promise<VideoTask> {
     return this.prisma.videoTask.create({ data });
@@ -36,7 +41,8 @@ export class VideoTaskStore {
    * `FOR UPDATE SKIP LOCKED` lets concurrent claimers take disjoint sets.
    */
   async claimDue(owner: string, limit: number, leaseMs: number): Promise<VideoTask[]> {
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
+    // Through the driver: an idle instance runs this every round, and it should cost one round trip, nothing more.
+    const { rows } = await this.db.query<{ id: string }>(
       `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
        WHERE "id" IN (
          SELECT "id" FROM "video_tasks"
@@ -45,9 +51,7 @@ export class VideoTaskStore {
          ORDER BY "next_poll_at" LIMIT $3
          FOR UPDATE SKIP LOCKED)
        RETURNING "id"`,
-      owner,
-      leaseMs,
-      limit,
+      [owner, leaseMs, limit],
     );
     if (!rows.length) return [];
     return this.prisma.videoTask.findMany({ where: { id: { in: rows.map((r) => r.id) }, leaseOwner: owner } });
@@ -55,14 +59,12 @@ export class VideoTaskStore {
 
   /** Leases one task if it is due and nobody holds it (a client's GET of a due task). */
   async claimIfDue(owner: string, id: string, leaseMs: number): Promise<VideoTask | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
+    const { rows } = await this.db.query<{ id: string }>(
       `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
        WHERE "id" = $3 AND "status" IN ('queued', 'in_progress') AND "next_poll_at" <= now()
          AND ("lease_until" IS NULL OR "lease_until" < now())
        RETURNING "id"`,
-      owner,
-      leaseMs,
-      id,
+      [owner, leaseMs, id],
     );
     return rows.length ? this.prisma.videoTask.findUnique({ where: { id } }) : null;
   }

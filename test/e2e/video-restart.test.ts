@@ -29,7 +29,7 @@ describe('video tasks survive a killed gateway', () => {
   it('resumes polling every unfinished task after SIGKILL and completes them all', async () => {
     const base = fastVideoConfig({ first_poll_after_ms: 200, interval_ms: 200, max_interval_ms: 300 });
     const config = { ...base, providers: { ...base.providers, xai: { type: 'xai' as const, base_url: `${sim.url}/v1`, api_key_env: 'XAI_API_KEY' } } };
-    const env = { DATABASE_URL: db.url, GATEWAY_CONFIG: writeConfigFile(config), GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, XAI_API_KEY: 'sim' };
+    const env = { DATABASE_URL: db.url, GATEWAY_CONFIG: writeConfigFile(config), GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, XAI_API_KEY: 'sim', GATEWAY_VIDEO_POLL_IDLE_MS: '50' };
 
     gateway = await spawnGateway(env);
     const keyRes = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'restart' }) });

@@ -49,6 +49,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     GATEWAY_DATA_DIR: dataDir,
     GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
     LOG_REQUESTS: 'false',
+    GATEWAY_VIDEO_POLL_IDLE_MS: '50',
     ...(pg ? { DATABASE_URL: pg.url } : {}),
     ...opts.env,
   };

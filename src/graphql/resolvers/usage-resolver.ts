@@ -25,10 +25,8 @@ export class UsageResolver {
         since: since ?? undefined,
         until: until ?? undefined,
       });
-      const last = page.records.length - 1;
       return {
-        // UsageQueries gives the cursor of a page's last record only; see UsageRecordEdge.cursor.
-        edges: page.records.map((node, i) => ({ node, cursor: i === last ? page.endCursor : null })),
+        edges: page.records.map((node, i) => ({ node, cursor: page.cursors[i] })),
         pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
       };
     } catch (err) {

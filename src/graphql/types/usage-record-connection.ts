@@ -7,11 +7,8 @@ export class UsageRecordEdge {
   @Field(() => UsageRecord)
   node!: UsageRecordView;
 
-  @Field(() => String, {
-    nullable: true,
-    description: 'Pass as `after` to continue after this record. Set on the last edge of a page (its endCursor).',
-  })
-  cursor!: string | null;
+  @Field(() => String, { description: 'Pass as `after` to continue after this record.' })
+  cursor!: string;
 }
 
 @ObjectType()

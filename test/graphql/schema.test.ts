@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { printGatewaySchema, SCHEMA_FILE } from '../../src/graphql/emit-schema';
+
+const ROOT = path.join(__dirname, '..', '..');
+const GENERATED = 'test/graphql/generated/graphql.ts';
+
+describe('committed GraphQL artefacts', () => {
+  it('schema.graphql is the schema the code builds (npm run schema:emit rewrites it)', async () => {
+    expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(await printGatewaySchema());
+  });
+
+  it(`${GENERATED} is what codegen.yml makes of schema.graphql (npm run codegen rewrites it)`, () => {
+    const config = parseYaml(readFileSync(path.join(ROOT, 'codegen.yml'), 'utf8'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-codegen-'));
+    try {
+      // The same configuration, writing to a scratch file instead of over the committed one.
+      const scratch = path.join(dir, 'graphql.ts');
+      config.generates = { [scratch]: config.generates[GENERATED] };
+      writeFileSync(path.join(dir, 'codegen.yml'), stringifyYaml(config));
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@graphql-codegen/cli/esm/bin.js'), '--config', path.join(dir, 'codegen.yml'), '--silent'], { cwd: ROOT });
+      expect(readFileSync(path.join(ROOT, GENERATED), 'utf8')).toBe(readFileSync(scratch, 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -29,8 +29,9 @@ import { startSimulator, type SimulatorHandle } from './simulator/server';
 import { UsageQueries } from './usage/usage-queries';
 import { usageRouter } from './usage/usage-router';
 import { mountGraphql, type GraphqlServer } from './graphql/graphql-server';
+import { createSubscriptionPubSub } from './graphql/pubsub';
+import { pubSubTaskEvents } from './graphql/task-events';
 import { VideoPoller } from './jobs/video-poller';
-import { noTaskEvents } from './videos/task-events';
 import { VideoService } from './videos/video-service';
 import { VideoTaskStore } from './videos/video-task-store';
 import { videosRouter } from './videos/videos-router';
@@ -100,8 +101,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS);
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
+  const subscriptionPubSub = createSubscriptionPubSub(env.REDIS_URL, logger);
   const videos = new VideoService({
-    catalog, store: videoTasks, prices, events: noTaskEvents, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
+    catalog, store: videoTasks, prices, events: pubSubTaskEvents(subscriptionPubSub.pubSub), metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
   });
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),
@@ -127,7 +129,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       usageRouter(services.usage),
     ],
     requireApiKey: requireApiKey(keys),
-    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { redisUrl: env.REDIS_URL, catalogLoadedAt: loadedAt }))],
+    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { pubSub: subscriptionPubSub, catalogLoadedAt: loadedAt }))],
   });
   await graphql?.start();
   httpServer.on('request', app);
@@ -156,6 +158,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
       await poller?.stop();
       await graphql?.stop();
+      await subscriptionPubSub.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();

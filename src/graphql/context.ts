@@ -1,3 +1,4 @@
+import type { PubSub } from 'type-graphql';
 import type { GatewayServices } from '../gateway';
 import type { Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
@@ -6,6 +7,8 @@ import type { OpenStreams } from './open-streams';
 /** What every GraphQL operation shares, whichever transport (HTTP, graphql-ws) it came over. */
 export interface GraphqlShared {
   services: GatewayServices;
+  /** Where task updates arrive (see task-events.ts). */
+  pubSub: PubSub;
   /** Unix seconds the catalog was loaded: the `created` of every model record. */
   catalogLoadedAt: number;
   openStreams: OpenStreams;

@@ -14,7 +14,7 @@ import { operationContext, type GraphqlContext, type GraphqlShared } from './con
 import { errorReportingPlugin } from './error-reporting-plugin';
 import { formatGraphqlError, unauthenticated } from './errors';
 import { OpenStreams } from './open-streams';
-import { createSubscriptionPubSub } from './pubsub';
+import type { SubscriptionPubSub } from './pubsub';
 import { buildGatewaySchema } from './schema';
 import { serveSubscriptions } from './subscription-server';
 
@@ -26,8 +26,8 @@ export interface GraphqlServer {
 }
 
 export interface GraphqlOptions {
-  /** REDIS_URL: subscription events then fan out to every gateway instance. */
-  redisUrl?: string;
+  /** Topic-based subscription events (task updates): through Redis across instances, or in-process. */
+  pubSub: SubscriptionPubSub;
   /** Unix seconds the catalog was loaded; pass REST's value so both list the same `created`. */
   catalogLoadedAt?: number;
 }
@@ -44,10 +44,11 @@ export function mountGraphql(
   httpServer: Server,
   services: GatewayServices,
   jsonBody: RequestHandler,
-  options: GraphqlOptions = {},
+  options: GraphqlOptions,
 ): GraphqlServer {
   const shared: GraphqlShared = {
     services,
+    pubSub: options.pubSub.pubSub,
     catalogLoadedAt: options.catalogLoadedAt ?? Math.floor(Date.now() / 1000),
     openStreams: new OpenStreams(),
   };
@@ -56,7 +57,7 @@ export function mountGraphql(
   app.all(GRAPHQL_PATH, jsonBody, (req, res, next) => (running ? running.handler(req, res, next) : next(Errors.shuttingDown())));
   return {
     async start() {
-      running = await startGraphql(httpServer, shared, options.redisUrl);
+      running = await startGraphql(httpServer, shared);
     },
     async stop() {
       const stopping = running;
@@ -71,9 +72,8 @@ interface RunningGraphql {
   stop(): Promise<void>;
 }
 
-async function startGraphql(httpServer: Server, shared: GraphqlShared, redisUrl: string | undefined): Promise<RunningGraphql> {
-  const pubSub = createSubscriptionPubSub(redisUrl, shared.services.logger);
-  const schema = await buildGatewaySchema(pubSub.pubSub);
+async function startGraphql(httpServer: Server, shared: GraphqlShared): Promise<RunningGraphql> {
+  const schema = await buildGatewaySchema(shared.pubSub);
   const subscriptions = serveSubscriptions(new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH }), schema, shared);
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
@@ -110,7 +110,6 @@ async function startGraphql(httpServer: Server, shared: GraphqlShared, redisUrl:
       // Before the gateway flushes usage records and closes the database: every open stream settles its record.
       await shared.openStreams.endAll();
       await apollo.stop();
-      await pubSub.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { CatalogResolver } from './resolvers/catalog-resolver';
 import { ChatCompletionResolver } from './resolvers/chat-completion-resolver';
+import { TaskResolver } from './resolvers/task-resolver';
 import { UsageResolver } from './resolvers/usage-resolver';
 
 /**
@@ -9,5 +10,5 @@ import { UsageResolver } from './resolvers/usage-resolver';
  * subscriptions (task updates); chat streams come from the chat service itself.
  */
 export function buildGatewaySchema(pubSub: PubSub): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, ChatCompletionResolver], pubSub, validate: false });
+  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, ChatCompletionResolver, TaskResolver], pubSub, validate: false });
 }

@@ -7,5 +7,3 @@ import type { VideoTask } from './video-task-store';
 export interface TaskEvents {
   publish(task: VideoTask): void;
 }
-
-export const noTaskEvents: TaskEvents = { publish: () => undefined };

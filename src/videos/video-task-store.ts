@@ -94,12 +94,12 @@ export class VideoTaskStore {
   /** Newest first, cursor-paginated, always scoped to one key. */
   async page(keyId: string, first: number, after: string | null, filter: { status?: string[]; model?: string }) {
     const where: Prisma.VideoTaskWhereInput = { keyId };
-    if (filter.status?.length) where.status = { in: filter.status };
+    if (filter.status?.length) where.status = { in: filter.status.includes('queued') ? [...filter.status, 'submitting'] : filter.status };
     if (filter.model) where.model = filter.model;
     if (after) where.OR = afterCursor(after);
     const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
-    return { tasks: page, endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
+    return { tasks: page, cursors: page.map(encodeCursor), endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
   }
 }

@@ -84,3 +84,58 @@ function openAIStatus(status: string): 'queued' | 'in_progress' | 'completed' | 
 export function taskView(task: VideoTask) {
   return task.api === 'openai' ? openAITaskView(task) : xaiTaskView(task);
 }
+
+/**
+ * A task as its owner's dashboards see it (GraphQL, subscriptions): every
+ * public field, plain JSON so it can cross Redis. `keyId` routes it to the
+ * right subscribers and is never returned to clients.
+ */
+export interface TaskSnapshot {
+  id: string;
+  keyId: string;
+  version: number;
+  requestId: string;
+  model: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
+  progress: number;
+  prompt: string;
+  durationSeconds: number;
+  resolution: string | null;
+  aspectRatio: string | null;
+  size: string | null;
+  videoUrl: string | null;
+  respectModeration: boolean | null;
+  error: VideoTaskError | null;
+  remixedFrom: string | null;
+  createdAt: number;
+  updatedAt: number;
+  completedAt: number | null;
+}
+
+export function taskSnapshot(task: VideoTask): TaskSnapshot {
+  const params = task.params as unknown as VideoTaskParams;
+  const result = (task.result ?? {}) as VideoTaskResult;
+  const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
+  return {
+    id: task.id,
+    keyId: task.keyId,
+    version: task.version,
+    requestId: task.requestId,
+    model: task.model,
+    status: task.status === 'submitting' ? 'queued' : (task.status as TaskSnapshot['status']),
+    progress: task.status === 'completed' ? 100 : task.progress,
+    prompt: params.prompt,
+    durationSeconds: result.durationSeconds ?? params.durationSeconds,
+    resolution: params.resolution ?? null,
+    aspectRatio: params.aspectRatio ?? null,
+    size: params.size ?? null,
+    // OpenAI-style results are downloaded from GET /v1/videos/{id}/content, not by URL.
+    videoUrl: task.status === 'completed' ? (result.url ?? null) : null,
+    respectModeration: task.status === 'completed' ? (result.respectModeration ?? true) : null,
+    error: (task.error as unknown as VideoTaskError | null) ?? null,
+    remixedFrom: task.remixedFrom,
+    createdAt: seconds(task.createdAt)!,
+    updatedAt: seconds(task.updatedAt)!,
+    completedAt: seconds(task.completedAt),
+  };
+}

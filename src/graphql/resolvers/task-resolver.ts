@@ -1,0 +1,64 @@
+import { Arg, Args, Ctx, ID, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import { InvalidCursorError } from '../../db/time-id-cursor';
+import { GatewayError } from '../../http/errors';
+import { taskSnapshot, type TaskSnapshot } from '../../videos/video-views';
+import type { GraphqlContext } from '../context';
+import { badUserInput } from '../errors';
+import { allTaskUpdates, oneTaskUpdates } from '../task-updates';
+import { VideoTask } from '../types/video-task';
+import { MAX_TASK_PAGE_SIZE, VideoTaskConnection, VideoTasksArgs } from '../types/video-task-connection';
+
+type TaskSubscribe = SubscribeResolverData<unknown, { id: string }, GraphqlContext>;
+
+/** Video tasks of the calling key: lookup, pages, and live state changes. */
+@Resolver()
+export class TaskResolver {
+  @Query(() => VideoTask, { nullable: true, description: 'A video task; null when missing or submitted by another key.' })
+  async task(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<TaskSnapshot | null> {
+    const task = await ctx.services.videoTasks.findForKey(ctx.principal.keyId, id);
+    return task && taskSnapshot(task);
+  }
+
+  @Query(() => VideoTaskConnection, { description: "The calling key's video tasks, newest first." })
+  async tasks(@Args(() => VideoTasksArgs) args: VideoTasksArgs, @Ctx() ctx: GraphqlContext): Promise<VideoTaskConnection> {
+    const { first, after, status, model } = args;
+    if (first === null || first < 1 || first > MAX_TASK_PAGE_SIZE) throw badUserInput('first', `must be between 1 and ${MAX_TASK_PAGE_SIZE}.`);
+    try {
+      const page = await ctx.services.videoTasks.page(ctx.principal.keyId, first, after ?? null, {
+        status: status ? [status] : undefined,
+        model: model ?? undefined,
+      });
+      return {
+        edges: page.tasks.map((task, i) => ({ node: taskSnapshot(task), cursor: page.cursors[i] })),
+        pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
+      };
+    } catch (err) {
+      if (err instanceof InvalidCursorError) throw badUserInput('after', 'is not a cursor this API returned.');
+      throw err;
+    }
+  }
+
+  @Subscription(() => VideoTask, {
+    description: "A task's current state, then each change as it happens (from any gateway instance); ends after the final state.",
+    subscribe: async ({ args, context }: TaskSubscribe) => {
+      const owned = await context.services.videoTasks.findForKey(context.principal.keyId, args.id);
+      if (!owned) throw new GatewayError(404, 'video_not_found', `No video task "${args.id}" for this API key.`, { param: 'id' });
+      const current = async () => {
+        const task = await context.services.videoTasks.findForKey(context.principal.keyId, args.id);
+        return task && taskSnapshot(task);
+      };
+      return oneTaskUpdates(context, current, args.id);
+    },
+  })
+  taskUpdated(@Root() task: TaskSnapshot, @Arg('id', () => ID) _id: string): TaskSnapshot {
+    return task;
+  }
+
+  @Subscription(() => VideoTask, {
+    description: "Each state change of any of the calling key's tasks, from now on.",
+    subscribe: ({ context }: SubscribeResolverData<unknown, object, GraphqlContext>) => allTaskUpdates(context),
+  })
+  tasksUpdated(@Root() task: TaskSnapshot): TaskSnapshot {
+    return task;
+  }
+}

@@ -1,0 +1,90 @@
+import { fastVideoConfig } from '../support/fast-video-config';
+import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { print } from 'graphql';
+import { TaskDocument, TasksDocument, TaskUpdatedDocument, TasksUpdatedDocument, type TasksUpdatedSubscription } from './generated/graphql';
+import { eventually, graphqlHttp, runOverWs, wsClient } from './graphql-test-client';
+
+describe.each(TEST_DATABASES)('video tasks over GraphQL (%s)', (database) => {
+  let t: TestGateway;
+  let key: string;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ database, config: fastVideoConfig() });
+    key = await t.createKey({ name: 'tasks' });
+    other = await t.createKey({ name: 'other' });
+  });
+  afterAll(() => t?.close());
+
+  async function submit(body: Record<string, unknown>, as = key): Promise<string> {
+    const res = await fetch(`${t.url}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { request_id?: string; id?: string };
+    return (json.request_id ?? json.id)!;
+  }
+
+  it('taskUpdated pushes the current state, each change, and ends after the final one', async () => {
+    const id = await submit({ model: 'gen-imagine-video', prompt: 'live [sim gen_ms=700]', duration: 5 });
+    const client = wsClient(t, { authorization: `Bearer ${key}` });
+    const { results, failure } = await runOverWs(client, TaskUpdatedDocument, { id });
+    await client.dispose();
+    expect(failure).toBeUndefined();
+    const states = results.map((r) => r.data!.taskUpdated);
+    expect(states[0].id).toBe(id);
+    expect(states[0].status).toMatch(/QUEUED|IN_PROGRESS/);
+    const last = states[states.length - 1];
+    expect(last).toMatchObject({ status: 'COMPLETED', progress: 100, durationSeconds: 5, respectModeration: true, videoUrl: expect.stringMatching(/^https:/) });
+    expect(states.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('tasksUpdated carries every task of the key and nothing of another key', async () => {
+    const client = wsClient(t, { authorization: `Bearer ${key}` });
+    const seen: Array<{ id: string; status: string }> = [];
+    const unsubscribe = client.subscribe(
+      { query: print(TasksUpdatedDocument) },
+      { next: (r) => seen.push((r.data as TasksUpdatedSubscription).tasksUpdated), error: () => undefined, complete: () => undefined },
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const mine = await submit({ model: 'sora-2', prompt: 'mine [sim gen_ms=300]' });
+    const theirs = await submit({ model: 'sora-2', prompt: 'theirs [sim gen_ms=300]' }, other);
+    await eventually(async () => (seen.some((s) => s.id === mine && s.status === 'COMPLETED') ? true : undefined), 'my task to complete', 8000);
+    unsubscribe();
+    await client.dispose();
+    expect(seen.some((s) => s.id === theirs)).toBe(false);
+  });
+
+  it('task and tasks are scoped to the key, paginated and filtered', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await submit({ model: 'gen-imagine-video', prompt: `page ${i} [sim gen_ms=100]` }));
+    const fail = await submit({ model: 'gen-imagine-video', prompt: 'bad [sim gen_ms=100 fail]' });
+    await eventually(async () => ((await graphqlHttp(t, key, TaskDocument, { id: fail })).data?.task?.status === 'FAILED' ? true : undefined), 'the failure');
+
+    const mine = await graphqlHttp(t, key, TaskDocument, { id: ids[0] });
+    expect(mine.data!.task).toMatchObject({ id: ids[0], model: 'gen-imagine-video', prompt: 'page 0 [sim gen_ms=100]', resolution: '480p', aspectRatio: '16:9' });
+    expect((await graphqlHttp(t, other, TaskDocument, { id: ids[0] })).data!.task).toBeNull();
+
+    const first = await graphqlHttp(t, key, TasksDocument, { first: 2, model: 'gen-imagine-video' });
+    expect(first.data!.tasks.edges).toHaveLength(2);
+    expect(first.data!.tasks.pageInfo.hasNextPage).toBe(true);
+    const second = await graphqlHttp(t, key, TasksDocument, { first: 2, after: first.data!.tasks.pageInfo.endCursor, model: 'gen-imagine-video' });
+    const seenIds = [...first.data!.tasks.edges, ...second.data!.tasks.edges].map((e) => e.node.id);
+    expect(new Set(seenIds).size).toBe(seenIds.length);
+    expect(seenIds[0]).toBe(fail); // newest first
+
+    const failed = await graphqlHttp(t, key, TasksDocument, { status: 'FAILED' });
+    expect(failed.data!.tasks.edges.map((e) => e.node.id)).toEqual([fail]);
+    expect(failed.data!.tasks.edges[0].node.error).toMatchObject({ code: 'generation_failed' });
+    expect((await graphqlHttp(t, other, TasksDocument, {})).data!.tasks.edges.every((e) => !ids.includes(e.node.id))).toBe(true);
+
+    const bad = await graphqlHttp(t, key, TasksDocument, { first: 0 });
+    expect(bad.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('taskUpdated of another key\'s task is refused as not found', async () => {
+    const id = await submit({ model: 'gen-imagine-video', prompt: 'private [sim gen_ms=100]' });
+    const client = wsClient(t, { authorization: `Bearer ${other}` });
+    const { results, failure } = await runOverWs(client, TaskUpdatedDocument, { id });
+    await client.dispose();
+    expect(results.filter((r) => r.data)).toHaveLength(0);
+    expect(JSON.stringify(failure ?? results)).toContain('video_not_found');
+  });
+});

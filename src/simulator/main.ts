@@ -5,7 +5,7 @@ import { type SimulatorHandle, startSimulator } from './server';
  * The simulator as its own process (the benchmark's upstream, or a manual
  * demo): options from the environment (`SIMULATOR_PORT` default 8090,
  * `SIMULATOR_HOST` default 127.0.0.1, `SIMULATOR_LATENCY_MS`,
- * `SIMULATOR_PACE_MS`, `SIMULATOR_CHUNK_SIZE`, `SIMULATOR_REQUEST_LOG_SIZE`,
+ * `SIMULATOR_PACE_MS`, `SIMULATOR_CHUNK_SIZE`, `SIMULATOR_REQUEST_LOG_SIZE`, `SIMULATOR_VIDEO_GENERATION_MS`,
  * `SIMULATOR_FIXTURES_DIR`), one JSON line with its URL once listening, a
  * clean close on SIGTERM or SIGINT.
  */

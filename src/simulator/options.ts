@@ -52,6 +52,7 @@ export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): SimulatorOption
   assignNumber(options, 'paceMs', env, 'SIMULATOR_PACE_MS');
   assignNumber(options, 'chunkSize', env, 'SIMULATOR_CHUNK_SIZE');
   assignNumber(options, 'requestLogSize', env, 'SIMULATOR_REQUEST_LOG_SIZE');
+  assignNumber(options, 'videoGenerationMs', env, 'SIMULATOR_VIDEO_GENERATION_MS');
   if (fixturesDir) options.fixturesDir = fixturesDir;
   return options;
 }

@@ -57,7 +57,7 @@ export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): SimulatorOption
   return options;
 }
 
-type NumericOption = 'port' | 'latencyMs' | 'paceMs' | 'chunkSize' | 'requestLogSize';
+type NumericOption = 'port' | 'latencyMs' | 'paceMs' | 'chunkSize' | 'requestLogSize' | 'videoGenerationMs';
 
 function assignNumber(options: SimulatorOptions, key: NumericOption, env: NodeJS.ProcessEnv, variable: string): void {
   const raw = env[variable];

@@ -45,3 +45,21 @@ function failureFor(context: SimulatorContext, directives: Directives, promptKey
   if (directives.failTimes !== undefined && context.failures.countSighting(promptKey) > directives.failTimes) return undefined;
   return { status: directives.status ?? DEFAULT_FAILURE_STATUS, code: directives.code, retryAfterSeconds: directives.retryAfter };
 }
+
+/**
+ * The gate for a protocol route: true when the request should go on to its
+ * answer; false when the gate already answered (with `sendFailure`, in the
+ * protocol's error shape) or the client went away.
+ */
+export async function passDirectiveGateOrAnswer(
+  context: SimulatorContext,
+  signal: AbortSignal,
+  directives: Directives,
+  promptKey: string,
+  sendFailure: (failure: SimulatedFailure) => void,
+): Promise<boolean> {
+  const verdict = await passDirectiveGate(context, directives, promptKey, signal);
+  if (verdict.proceed) return true;
+  if (verdict.failure) sendFailure(verdict.failure);
+  return false;
+}

@@ -30,3 +30,21 @@ function parseBody(chunks: Buffer[], size: number, maxBytes: number): RequestBod
     return { kind: 'invalid_json' };
   }
 }
+
+/**
+ * The body as a JSON object, or the protocol's own error for a malformed or
+ * oversized one. No body, or JSON that is not an object, reads as `{}`: the
+ * protocol's validation then names the first missing field, as real APIs do.
+ */
+export function jsonObjectBody<E>(body: RequestBody, errors: { invalidJson: () => E; tooLarge: () => E }): { ok: true; value: object } | { ok: false; error: E } {
+  switch (body.kind) {
+    case 'json':
+      return { ok: true, value: typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? body.value : {} };
+    case 'none':
+      return { ok: true, value: {} };
+    case 'invalid_json':
+      return { ok: false, error: errors.invalidJson() };
+    case 'too_large':
+      return { ok: false, error: errors.tooLarge() };
+  }
+}

@@ -1,3 +1,4 @@
+import { jsonObjectBody } from '../request-body';
 import type { RequestBody } from '../routing';
 import { type AnthropicError, bodyTooLarge, invalidJsonBody } from './errors';
 
@@ -6,15 +7,6 @@ import { type AnthropicError, bodyTooLarge, invalidJsonBody } from './errors';
  * or JSON that is not an object, reads as `{}`: the validation then names
  * the first missing field, as the real API does.
  */
-export function anthropicJsonBody(body: RequestBody): { ok: true; value: object } | { ok: false; error: AnthropicError } {
-  switch (body.kind) {
-    case 'json':
-      return { ok: true, value: typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? body.value : {} };
-    case 'none':
-      return { ok: true, value: {} };
-    case 'invalid_json':
-      return { ok: false, error: invalidJsonBody() };
-    case 'too_large':
-      return { ok: false, error: bodyTooLarge() };
-  }
+export function anthropicJsonBody(body: RequestBody): ReturnType<typeof jsonObjectBody<AnthropicError>> {
+  return jsonObjectBody(body, { invalidJson: invalidJsonBody, tooLarge: bodyTooLarge });
 }

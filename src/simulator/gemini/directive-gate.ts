@@ -1,5 +1,5 @@
 import type { SimulatorContext } from '../context';
-import { passDirectiveGate } from '../directive-gate';
+import { passDirectiveGateOrAnswer } from '../directive-gate';
 import type { Directives } from '../directives';
 import type { Exchange } from '../routing';
 import { sendGeminiError, simulatedFailure } from './errors';
@@ -16,8 +16,5 @@ export async function passGeminiDirectiveGate(
   promptKey: string,
   model: string,
 ): Promise<boolean> {
-  const verdict = await passDirectiveGate(context, directives, promptKey, exchange.signal);
-  if (verdict.proceed) return true;
-  if (verdict.failure) sendGeminiError(exchange.res, simulatedFailure(verdict.failure, model));
-  return false;
+  return passDirectiveGateOrAnswer(context, exchange.signal, directives, promptKey, (failure) => sendGeminiError(exchange.res, simulatedFailure(failure, model)));
 }

@@ -1,3 +1,4 @@
+import { jsonObjectBody } from '../request-body';
 import type { RequestBody } from '../routing';
 import { type GeminiError, invalidJsonPayload, payloadTooLarge } from './errors';
 
@@ -6,15 +7,6 @@ import { type GeminiError, invalidJsonPayload, payloadTooLarge } from './errors'
  * JSON that is not an object, reads as `{}`: the request then fails on its
  * missing `contents`, as the real API's does.
  */
-export function geminiJsonBody(body: RequestBody, maxBytes: number): { ok: true; value: object } | { ok: false; error: GeminiError } {
-  switch (body.kind) {
-    case 'json':
-      return { ok: true, value: typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? body.value : {} };
-    case 'none':
-      return { ok: true, value: {} };
-    case 'invalid_json':
-      return { ok: false, error: invalidJsonPayload() };
-    case 'too_large':
-      return { ok: false, error: payloadTooLarge(maxBytes) };
-  }
+export function geminiJsonBody(body: RequestBody, maxBytes: number): ReturnType<typeof jsonObjectBody<GeminiError>> {
+  return jsonObjectBody(body, { invalidJson: invalidJsonPayload, tooLarge: () => payloadTooLarge(maxBytes) });
 }

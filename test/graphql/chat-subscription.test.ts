@@ -67,6 +67,21 @@ describe.each(TEST_DATABASES)('GraphQL chatCompletion subscription (%s)', (datab
     await t?.close();
   });
 
+  it('carries reasoning deltas before the answer, for a model that reasons', async () => {
+    const { results, failure } = await runOverWs(
+      client,
+      ChatCompletionDocument,
+      ask('What is 925 divided by 5?', { model: 'claude-sonnet-4-5', maxTokens: 4096, reasoning: { effort: 'medium' } }),
+    );
+    expect(failure).toBeUndefined();
+    const events = results.map((r) => r.data!.chatCompletion);
+    const firstContent = events.findIndex((e) => e.contentDelta);
+    const lastReasoning = events.map((e) => Boolean(e.reasoningDelta)).lastIndexOf(true);
+    expect(lastReasoning).toBeGreaterThanOrEqual(0);
+    expect(firstContent).toBeGreaterThan(lastReasoning);
+    expect(events[events.length - 1].usage!.reasoningTokens).toBeGreaterThan(0);
+  });
+
   it('streams content deltas, then a last event with the usage, and records the streamed request', async () => {
     const { results, failure } = await runOverWs(client, ChatCompletionDocument, ask('Say hello in a few words [sim words=12]'));
     expect(failure).toBeUndefined();

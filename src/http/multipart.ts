@@ -32,11 +32,24 @@ export function readMultipart(req: Request, options: { fileFields: string[]; max
     }
     const body: MultipartBody = { fields: {}, files: {} };
     let failure: GatewayError | undefined;
+    let settled = false;
+    const finish = (err?: GatewayError) => {
+      if (settled) return;
+      settled = true;
+      if (err) {
+        req.unpipe(parser);
+        req.resume();
+        reject(err);
+      } else resolve(body);
+    };
+    const malformed = (err: Error) => new GatewayError(400, 'invalid_multipart', `The multipart body cannot be read: ${err.message}`);
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) failure ??= Errors.validation(name, 'is too long.');
       body.fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      // A body cut off inside a file part errors this stream; unhandled, it would take the process down.
+      stream.on('error', (err: Error) => finish(malformed(err)));
       if (!options.fileFields.includes(name)) {
         failure ??= Errors.validation(name, `is not a file field; files go in ${options.fileFields.map((f) => `"${f}"`).join(', ')}.`);
         stream.resume();
@@ -52,8 +65,11 @@ export function readMultipart(req: Request, options: { fileFields: string[]; max
       });
     });
     parser.on('filesLimit', () => (failure ??= new GatewayError(400, 'too_many_files', 'Too many files in the multipart body.')));
-    parser.on('error', (err) => reject(new GatewayError(400, 'invalid_multipart', `The multipart body cannot be read: ${(err as Error).message}`)));
-    parser.on('close', () => (failure ? reject(failure) : resolve(body)));
+    parser.on('error', (err) => finish(malformed(err as Error)));
+    parser.on('close', () => finish(failure));
+    // A client gone mid-upload ends nothing by itself: settle, so the request is answered and recorded.
+    req.on('aborted', () => finish(new GatewayError(400, 'request_aborted', 'The client closed the connection while sending the body.')));
+    req.on('error', (err) => finish(malformed(err)));
     req.pipe(parser);
   });
 }

@@ -19,6 +19,12 @@ export interface Settings {
   paceMs: number;
   /** Extra node flags for the gateway process (BENCH_GATEWAY_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
   gatewayNodeArgs: string[];
+  /** Video tasks submitted in the video_tasks phase (BENCH_VIDEO_TASKS, default 1000). */
+  videoTasks: number;
+  /** How long the simulator takes to generate one video (BENCH_VIDEO_GENERATION_MS, default 20000). */
+  videoGenerationMs: number;
+  /** Redis shared by the two gateway instances of the video_tasks phase (BENCH_REDIS_URL, default redis://127.0.0.1:6379). */
+  redisUrl: string;
   /** Write bench-results.json (BENCH_JSON=1). */
   json: boolean;
   /** Phase ids to run (BENCH_PHASES, comma-separated; "embedded" for the PGlite starts); empty runs all. */
@@ -42,6 +48,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     words: Math.round(number(env, 'BENCH_WORDS', 20, 1)),
     paceMs: Math.round(number(env, 'BENCH_PACE_MS', 2, 0)),
     gatewayNodeArgs: (env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    videoTasks: Math.round(number(env, 'BENCH_VIDEO_TASKS', 1000, 1)),
+    videoGenerationMs: Math.round(number(env, 'BENCH_VIDEO_GENERATION_MS', 20_000, 0)),
+    redisUrl: env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
     json: env.BENCH_JSON === '1' || env.BENCH_JSON === 'true',
     only: (env.BENCH_PHASES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
@@ -55,6 +64,7 @@ export function selected(settings: Settings, id: string): boolean {
 export interface BenchContext {
   settings: Settings;
   simulator: SimulatorProcess;
+  /** The gateway under test; a phase that restarts it (video_tasks) puts the new process here. */
   gateway: GatewayProcess;
   /** The environment the gateway was started with (its database, upstream, admin token), for phases that start more instances. */
   gatewayEnv: NodeJS.ProcessEnv;
@@ -64,6 +74,8 @@ export interface BenchContext {
   viaGateway: Target;
   /** Chat requests sent through the gateway so far, warm-ups included: each must leave one usage record. */
   gatewayChatRequests: number;
+  /** Video submissions sent through the gateway (any instance): each leaves one usage record too. */
+  gatewayVideoTasks: number;
   /** VmRSS of the gateway after start-up, before any request. */
   gatewayIdleRssBytes: number;
   /** Gateway CPU in the idle seconds right after start-up, ms per second. */

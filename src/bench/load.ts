@@ -49,8 +49,12 @@ export interface LoadSpec {
   /** With several targets, each worker sends to them in turn (paired measurements at low concurrency). */
   targets: Target[];
   connections: number;
+  /** How long to send; `Infinity` with `requests` to send a fixed number. */
   durationMs: number;
-  request: RequestSpec;
+  /** Send at most this many requests in all (across workers and targets), then stop. */
+  requests?: number;
+  /** The request, or the request for each target when they speak different protocols. */
+  request: RequestSpec | ((target: Target) => RequestSpec);
 }
 
 export interface TargetResult {
@@ -95,11 +99,15 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const byTarget = new Map(spec.targets.map((t) => [t.name, emptyResult(t.name)]));
   const started = performance.now();
   const deadline = started + spec.durationMs;
+  const budget = spec.requests ?? Number.POSITIVE_INFINITY;
+  let issued = 0;
   const worker = async (index: number) => {
     // Workers start on different targets so that both are busy from the first instant.
-    for (let turn = index; !aborted && performance.now() < deadline; turn++) {
+    for (let turn = index; !aborted && performance.now() < deadline && issued < budget; turn++) {
+      issued++;
       const target = spec.targets[turn % spec.targets.length]!;
-      const ok = await oneRequest(target, spec.request, byTarget.get(target.name)!);
+      const request = typeof spec.request === 'function' ? spec.request(target) : spec.request;
+      const ok = await oneRequest(target, request, byTarget.get(target.name)!);
       // A failure can come back at once (connection refused, pool closed): yield to the event loop so a
       // run of them cannot starve timers, signals and clean-up.
       if (!ok) await new Promise((resolve) => setImmediate(resolve));

@@ -40,7 +40,7 @@ function validateChatCompletion(text: string): string | undefined {
   return undefined;
 }
 
-function validateChatStream(text: string): string | undefined {
+export function validateChatStream(text: string): string | undefined {
   if (!text.startsWith('data: ')) return `not an event stream: ${text.slice(0, 200)}`;
   if (!text.endsWith('data: [DONE]\n\n')) return `stream did not end with [DONE]: ...${text.slice(-200)}`;
   if (!text.includes('"usage"')) return 'stream has no usage chunk';
@@ -168,6 +168,67 @@ const nonStreamingSequential: Phase = {
   },
 };
 
+/** One side of a streamed comparison: where the streams go and what is asked. */
+export interface StreamSide {
+  target: Target;
+  request: RequestSpec;
+}
+
+export interface StreamComparison {
+  g: TargetResult;
+  d: TargetResult;
+  /** Gateway CPU during the gateway's measured window(s). */
+  gatewayCpuMs: number;
+}
+
+/**
+ * The same streamed answer through the gateway and straight to the simulator
+ * at `n` concurrent streams. One stream: gateway and direct alternate on one
+ * connection, so that both see the same machine at the same moment. More: one
+ * measured window each, direct first.
+ */
+export async function compareStreams(ctx: BenchContext, label: string, n: number, gateway: StreamSide, direct: StreamSide): Promise<StreamComparison> {
+  if (n === 1) {
+    const request = (t: Target) => (t === gateway.target ? gateway.request : direct.request);
+    const m = await measure(ctx, `${label} 1 conn`, { targets: [gateway.target, direct.target], connections: 1, request });
+    return { g: of(m.result, gateway.target), d: of(m.result, direct.target), gatewayCpuMs: m.gatewayCpuMs };
+  }
+  const d = await measure(ctx, `${label} ${n} conn, direct`, { targets: [direct.target], connections: n, request: direct.request });
+  const g = await measure(ctx, `${label} ${n} conn, gateway`, { targets: [gateway.target], connections: n, request: gateway.request });
+  return { g: of(g.result, gateway.target), d: of(d.result, direct.target), gatewayCpuMs: g.gatewayCpuMs };
+}
+
+/** Streams (or throughput), TTFB and whole-stream rows of a comparison; returns the added TTFB p50. */
+export function streamRows(ctx: BenchContext, { g, d }: StreamComparison, n: number, ttfbTarget?: { limitMs: number }): number {
+  const gt = summarize(g.ttfbMs);
+  const dt = summarize(d.ttfbMs);
+  const gl = summarize(g.latencyMs);
+  const dl = summarize(d.latencyMs);
+  const addedP50 = gt.p50 - dt.p50;
+  const { report } = ctx;
+  if (n > 1) report.row('throughput', fmt.rate(g.requests / g.elapsedS), fmt.rate(d.requests / d.elapsedS));
+  else report.row('streams', fmt.int(g.requests), fmt.int(d.requests));
+  const target = ttfbTarget ? `added p50 <= ${ttfbTarget.limitMs} ms` : '';
+  report.row('TTFB p50 / p99', fmt.pair(gt.p50, gt.p99), fmt.pair(dt.p50, dt.p99), fmt.signedPair(addedP50, gt.p99 - dt.p99), target, ttfbTarget ? against(addedP50, ttfbTarget.limitMs) : '');
+  report.row('whole stream p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
+  return addedP50;
+}
+
+/** The JSON of a stream comparison, common to the streaming phases. */
+export function streamJson(ctx: BenchContext, { g, d }: StreamComparison, n: number, gatewayCpu: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const gt = summarize(g.ttfbMs);
+  const dt = summarize(d.ttfbMs);
+  return {
+    connections: n,
+    seconds: ctx.settings.seconds,
+    added_ttfb_p50_ms: round(gt.p50 - dt.p50, 3),
+    added_ttfb_p99_ms: round(gt.p99 - dt.p99, 3),
+    ...extra,
+    gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
+    direct: targetJson(d),
+  };
+}
+
 /** Streamed chat: time to the first body byte, gateway minus direct at the same concurrency. */
 function streaming(connections: number | 'loaded'): Phase {
   return {
@@ -175,47 +236,20 @@ function streaming(connections: number | 'loaded'): Phase {
     async run(ctx) {
       const n = connections === 'loaded' ? ctx.settings.connections : connections;
       const request = chatRequest(ctx, true);
-      let g: TargetResult;
-      let d: TargetResult;
-      let gatewayCpuMs: number;
-      if (n === 1) {
-        // One connection: alternate, so that both sides see the same machine at the same moment.
-        const m = await measure(ctx, 'streaming 1 conn', { targets: [ctx.viaGateway, ctx.direct], connections: 1, request });
-        [g, d, gatewayCpuMs] = [of(m.result, ctx.viaGateway), of(m.result, ctx.direct), m.gatewayCpuMs];
-      } else {
-        const direct = await measure(ctx, `streaming ${n} conn, direct`, { targets: [ctx.direct], connections: n, request });
-        const gateway = await measure(ctx, `streaming ${n} conn, gateway`, { targets: [ctx.viaGateway], connections: n, request });
-        [g, d, gatewayCpuMs] = [of(gateway.result, ctx.viaGateway), of(direct.result, ctx.direct), gateway.gatewayCpuMs];
-      }
-      const gt = summarize(g.ttfbMs);
-      const dt = summarize(d.ttfbMs);
-      const gl = summarize(g.latencyMs);
-      const dl = summarize(d.latencyMs);
-      const addedP50 = gt.p50 - dt.p50;
-      const gatewayCpu = perRequest(gatewayCpuMs, g);
+      const c = await compareStreams(ctx, 'streaming', n, { target: ctx.viaGateway, request }, { target: ctx.direct, request });
+      const gatewayCpu = perRequest(c.gatewayCpuMs, c.g);
       const { report } = ctx;
       report.section(`Streaming chat (include_usage, ${ctx.settings.paceMs} ms between events), ${n} ${n === 1 ? 'connection (alternating)' : 'concurrent streams'}`);
-      if (n > 1) report.row('throughput', fmt.rate(g.requests / g.elapsedS), fmt.rate(d.requests / d.elapsedS));
-      else report.row('streams', fmt.int(g.requests), fmt.int(d.requests));
-      report.row('TTFB p50 / p99', fmt.pair(gt.p50, gt.p99), fmt.pair(dt.p50, dt.p99), fmt.signedPair(addedP50, gt.p99 - dt.p99), n === 1 ? 'added p50 <= 1 ms' : '', n === 1 ? against(addedP50, 1) : '');
-      report.row('whole stream p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
+      streamRows(ctx, c, n, n === 1 ? { limitMs: 1 } : undefined);
       report.row('gateway CPU per stream', fmt.ms(gatewayCpu, 3));
-      report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d), '', '0', errorsCheck(g, d));
-      report.json[this.id] = {
-        connections: n,
-        seconds: ctx.settings.seconds,
-        pace_ms: ctx.settings.paceMs,
-        added_ttfb_p50_ms: round(addedP50, 3),
-        added_ttfb_p99_ms: round(gt.p99 - dt.p99, 3),
-        gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
-        direct: targetJson(d),
-      };
+      report.row('errors (non-2xx + failed)', errorsCell(c.g), errorsCell(c.d), '', '0', errorsCheck(c.g, c.d));
+      report.json[this.id] = streamJson(ctx, c, n, gatewayCpu, { pace_ms: ctx.settings.paceMs });
     },
   };
 }
 
 /** Peak memory of the gateway after the load phases (VmHWM), next to its idle RSS after start-up. */
-const memory: Phase = {
+export const memory: Phase = {
   id: 'memory',
   async run(ctx) {
     const now = readMemory(ctx.gateway.handle.pid);
@@ -234,8 +268,8 @@ const memory: Phase = {
   },
 };
 
-/** In order; later phases (Anthropic-protocol streams, video tasks) go here. */
-export const PHASES: Phase[] = [nonStreamingLoaded, nonStreamingSequential, streaming(1), streaming('loaded'), memory];
+/** The OpenAI-protocol chat phases, in order; the full list (with memory last among those on the first gateway) is in phase-list.ts. */
+export const CHAT_PHASES: Phase[] = [nonStreamingLoaded, nonStreamingSequential, streaming(1), streaming('loaded')];
 
 /** Before the first phase: JIT, connection pools and the key cache warm on both paths. */
 export async function warmUp(ctx: BenchContext): Promise<void> {

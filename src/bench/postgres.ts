@@ -19,7 +19,8 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+/** One connection for the length of `fn`. */
+export async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {

@@ -63,6 +63,25 @@ export class CpuMeter {
   }
 }
 
+/**
+ * CPU milliseconds of a changing set of processes (e.g. the PostgreSQL server
+ * and its backends) over a window: processes that started during the window
+ * count from zero, those that ended during it are lost.
+ */
+export class GroupCpuMeter {
+  private readonly start: Map<number, number>;
+
+  constructor(private readonly pids: () => number[]) {
+    this.start = ticksOf(pids());
+  }
+
+  elapsedMs(): number {
+    let ticks = 0;
+    for (const [pid, now] of ticksOf(this.pids())) ticks += now - (this.start.get(pid) ?? 0);
+    return ticksToMs(ticks);
+  }
+}
+
 /** Machine-wide CPU ticks from /proc/stat (all CPUs together). */
 export interface SystemTicks {
   /** user + nice + system: time charged to processes (interrupt and softirq time, e.g. loopback networking, is not). */

@@ -7,16 +7,21 @@ import { onCleanup, runCleanups } from './cleanup';
 import { Report, readSettings, selected, type BenchContext, type Settings } from './context';
 import { runEmbedded } from './embedded';
 import { abortAllLoad, createTarget, type Target } from './load';
-import { MODEL, PHASES, warmUp } from './phases';
+import { PHASES } from './phase-list';
+import { MODEL, warmUp } from './phases';
 import { createBenchDatabase, countRows, type BenchDatabase } from './postgres';
-import { formatExit, killAllChildren, uncleanExit, startGatewayProcess, startSimulatorProcess, type GatewayProcess, type SimulatorProcess } from './processes';
+import { formatExit, killAllChildren, uncleanExit, startGatewayProcess, startSimulatorProcess, type GatewayProcess } from './processes';
+import { progress } from './progress';
 import { clockTicksPerSecond, CpuMeter, readMemory } from './proc-stats';
 import { renderTable, type Column } from './table';
+import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
 
 /**
  * `npm run bench`: what the gateway adds on top of its upstream. The
  * simulator and the gateway run as their own processes on loopback, the load
  * comes from this process; the table goes to stdout, progress to stderr.
+ * Every provider of the gateway is routed to the simulator process, so the
+ * gateway runs no in-process simulator (checked in its start-up log).
  * Exits non-zero when a phase fails (errors, usage records missing, unclean
  * exit on SIGTERM), not when a target is missed.
  *
@@ -27,7 +32,11 @@ import { renderTable, type Column } from './table';
  *   BENCH_IDLE_SECONDS=3       idle time before reading a fresh gateway's RSS
  *   BENCH_WORDS=20             answer length ([sim words=N])
  *   BENCH_PACE_MS=2            ms between stream events ([sim pace=N]); the first event leaves at once
- *   BENCH_PHASES=a,b           only these phases (ids in phases.ts, plus "embedded")
+ *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential,
+ *                              streaming_1, streaming_loaded, anthropic_stream, video_tasks; plus "embedded")
+ *   BENCH_VIDEO_TASKS=1000     video tasks submitted in video_tasks
+ *   BENCH_VIDEO_GENERATION_MS=20000  how long the simulator takes per video in video_tasks
+ *   BENCH_REDIS_URL            Redis of the two gateway instances of video_tasks (default redis://127.0.0.1:6379)
  *   BENCH_GATEWAY_NODE_ARGS    extra node flags for the gateway, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   BENCH_PG_URL               PostgreSQL server for the throw-away database (default postgres://$USER@127.0.0.1:5432/postgres)
  *   BENCH_JSON=1               also write bench-results.json in the working directory
@@ -41,10 +50,6 @@ const COLUMNS: Column[] = [
   { title: 'Target' },
   { title: 'Check' },
 ];
-
-function progress(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
-}
 
 const cleanUp = () => runCleanups(progress);
 
@@ -73,14 +78,16 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
   const gatewayEnv: NodeJS.ProcessEnv = {
     DATABASE_URL: database.url,
     GATEWAY_DATA_DIR: dataDir,
-    OPENAI_API_KEY: 'bench',
-    OPENAI_BASE_URL: `${simulator.url}/v1`,
+    // Every provider to the simulator process: the gateway must not run a simulator of its own.
+    ...simulatorProviderEnv(simulator.url),
     GATEWAY_ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: 'warn',
+    // Info for the start-up lines (checked below); nothing is logged per request with LOG_REQUESTS=false.
+    LOG_LEVEL: 'info',
     LOG_REQUESTS: 'false',
   };
   const gateway = await startGatewayProcess({ env: gatewayEnv, nodeArgs: settings.gatewayNodeArgs });
   onCleanup(() => gateway.handle.stop(5_000));
+  const noBuiltInSimulator = await checkNoBuiltInSimulator(gateway, report, 'gateway');
   progress(`gateway at ${gateway.url} (pid ${gateway.handle.pid}), ready in ${Math.round(gateway.readyMs)} ms; idling ${settings.idleSeconds} s`);
   const idleCpu = new CpuMeter(gateway.handle.pid);
   await new Promise((r) => setTimeout(r, settings.idleSeconds * 1000));
@@ -91,8 +98,11 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
   const direct = createTarget('direct', simulator.url, { authorization: 'Bearer bench' }, settings.connections);
   const viaGateway = createTarget('gateway', gateway.url, { authorization: `Bearer ${key}` }, settings.connections);
   onCleanup(() => Promise.all([direct.pool.destroy(), viaGateway.pool.destroy()]));
-  const ctx: BenchContext = { settings, simulator, gateway, gatewayEnv, direct, viaGateway, gatewayChatRequests: 0, gatewayIdleRssBytes: idleRss, gatewayIdleCpuMsPerS: idleCpuMsPerS, report };
-  report.json.gateway_postgres = { ready_ms: Math.round(gateway.readyMs) };
+  const ctx: BenchContext = {
+    settings, simulator, gateway, gatewayEnv, direct, viaGateway, gatewayChatRequests: 0, gatewayVideoTasks: 0,
+    gatewayIdleRssBytes: idleRss, gatewayIdleCpuMsPerS: idleCpuMsPerS, report,
+  };
+  report.json.gateway_postgres = { ready_ms: Math.round(gateway.readyMs), in_process_simulator: !noBuiltInSimulator };
 
   progress('warm-up');
   await warmUp(ctx);
@@ -100,11 +110,11 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
     if (interrupted) throw new Error('interrupted');
     progress(`phase ${phase.id}`);
     await phase.run(ctx);
-    if (!gateway.handle.running) throw gateway.handle.describeFailure(`exited during phase ${phase.id}`);
+    if (!ctx.gateway.handle.running) throw ctx.gateway.handle.describeFailure(`exited during phase ${phase.id}`);
   }
 
-  await closePools(direct, viaGateway);
-  await verifyUsageRecords(ctx, gateway, database);
+  await closePools(ctx.direct, ctx.viaGateway);
+  await verifyUsageRecords(ctx, ctx.gateway, database, noBuiltInSimulator);
   await stopSimulator();
   await dropDatabase();
 }
@@ -126,7 +136,7 @@ async function closePools(...targets: Target[]): Promise<void> {
 }
 
 /** SIGTERM the gateway (which flushes its usage records), then count them. */
-async function verifyUsageRecords(ctx: BenchContext, gateway: GatewayProcess, database: BenchDatabase): Promise<void> {
+async function verifyUsageRecords(ctx: BenchContext, gateway: GatewayProcess, database: BenchDatabase, noBuiltInSimulator: boolean): Promise<void> {
   progress('stopping the gateway (SIGTERM) and counting usage records');
   const exit = await gateway.handle.stop(30_000);
   const { report } = ctx;
@@ -137,9 +147,10 @@ async function verifyUsageRecords(ctx: BenchContext, gateway: GatewayProcess, da
     report.fail(`gateway did not exit cleanly on SIGTERM: ${problem}${tail ? `\n${tail}` : ''}`);
   }
   const found = await countRows(database.url, 'usage_records');
-  const expected = ctx.gatewayChatRequests;
-  if (found !== expected) report.fail(`usage records: expected ${expected} (one per chat request through the gateway), found ${found}`);
+  const expected = ctx.gatewayChatRequests + ctx.gatewayVideoTasks;
+  if (found !== expected) report.fail(`usage records: expected ${expected} (one per chat request and video submission through the gateway), found ${found}`);
   report.section('Correctness (PostgreSQL gateway)');
+  report.row('providers served by the simulator process', noBuiltInSimulator ? 'all (no built-in simulator)' : 'NOT all', '', '', 'all', noBuiltInSimulator ? 'ok' : 'FAIL');
   report.row('usage records expected / found', `${expected} / ${found}`, '', '', 'equal', found === expected ? 'ok' : 'FAIL');
   report.row('exit on SIGTERM', cleanExit ? 'clean (code 0)' : formatExit(exit), '', '', 'code 0', cleanExit ? 'ok' : 'FAIL');
   report.json.correctness = { usage_records_expected: expected, usage_records_found: found, clean_exit: cleanExit };
@@ -168,7 +179,7 @@ async function main(): Promise<number> {
 function printReport(settings: Settings, report: Report, startedAt: number): boolean {
   reportNoise(report);
   const totalS = (performance.now() - startedAt) / 1000;
-  process.stdout.write(`\nModel gateway bench: ${MODEL} through the gateway vs. straight to the simulator (${settings.seconds} s per window, ${os.cpus().length} CPUs, ${process.version})\n\n`);
+  process.stdout.write(`\nModel gateway bench: ${MODEL} (unless a section names another model) through the gateway vs. straight to the simulator (${settings.seconds} s per window, ${os.cpus().length} CPUs, ${process.version})\n\n`);
   process.stdout.write(renderTable(COLUMNS, report.rows) + '\n\n');
   process.stdout.write('Added = gateway - direct at the same concurrency. CPU from /proc/<pid>/stat (utime+stime) over the measured window. PASS/MISS are targets, not failures.\n');
   report.json.duration_s = Math.round(totalS);

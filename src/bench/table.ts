@@ -31,6 +31,16 @@ export const fmt = {
   ms(value: number, digits = 2): string {
     return Number.isFinite(value) ? `${value.toFixed(digits)} ms` : 'n/a';
   },
+  /** Milliseconds shown as microseconds, for per-event costs. */
+  us(ms: number, digits = 1): string {
+    return Number.isFinite(ms) ? `${(ms * 1000).toFixed(digits)} µs` : 'n/a';
+  },
+  seconds(ms: number, digits = 2): string {
+    return Number.isFinite(ms) ? `${(ms / 1000).toFixed(digits)} s` : 'n/a';
+  },
+  pct(part: number, whole: number, digits = 1): string {
+    return whole > 0 ? `${((100 * part) / whole).toFixed(digits)} %` : 'n/a';
+  },
   pair(a: number, b: number, digits = 2): string {
     return Number.isFinite(a) && Number.isFinite(b) ? `${a.toFixed(digits)} / ${b.toFixed(digits)} ms` : 'n/a';
   },

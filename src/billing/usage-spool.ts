@@ -10,15 +10,24 @@ import type { UsageRecordRow } from './usage-record';
 export class UsageSpool {
   constructor(readonly file: string) {}
 
-  async append(rows: UsageRecordRow[]): Promise<void> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const handle = await fs.open(this.file, 'a');
+  async append(rows: UsageRecordRow[], file = this.file): Promise<void> {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const handle = await fs.open(file, 'a');
     try {
       await handle.appendFile(rows.map((r) => JSON.stringify(r, bigintToString) + '\n').join(''));
       await handle.sync();
     } finally {
       await handle.close();
     }
+  }
+
+  /** Where records the database refuses on their own are kept for an operator, with the reason. */
+  get rejectedFile(): string {
+    return this.file.replace(/(\.jsonl)?$/, '.rejected.jsonl');
+  }
+
+  async reject(row: UsageRecordRow, reason: unknown): Promise<void> {
+    await this.append([{ ...row, errorCode: `spool_rejected: ${(reason as Error)?.message ?? String(reason)}`.slice(0, 500) }], this.rejectedFile);
   }
 
   /** Reads every spooled record; `commit` is called with them and the spool is cleared only if it succeeds. */

@@ -26,6 +26,15 @@ export class UsageTicket {
   model = '';
   private settled = false;
 
+  /**
+   * Records what the client asked for before it is validated, so a refused
+   * request still names its model: bounded, and without the NUL characters
+   * PostgreSQL cannot store in text.
+   */
+  noteRequestedModel(raw: unknown): void {
+    if (typeof raw === 'string') this.model = raw.replace(/\u0000/g, '').slice(0, 256);
+  }
+
   constructor(
     private readonly recorder: UsageRecorder,
     readonly requestId: string,

@@ -59,4 +59,20 @@ describe('usage writer', () => {
     expect(replayed!.amountMicrousd).toBe(12345678901234n);
     await db.close();
   });
+
+  it('keeps good records when one in the batch is refused, and sets the refused one aside without blocking replays', async () => {
+    const spoolFile = path.join(dir, 'spool.jsonl');
+    const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
+    const writer = new UsageWriter(db, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
+    const poisoned = { ...row('req_bad'), model: 'x\u0000y' };
+    await Promise.all([writer.write(row('req_good1')), writer.write(poisoned), writer.write(row('req_good2'))]);
+    expect((await db.prisma.usageRecord.findMany()).map((r) => r.id).sort()).toEqual(['req_good1', 'req_good2']);
+    expect(readFileSync(spoolFile, 'utf8')).toContain('req_bad');
+
+    expect(await writer.replaySpool()).toBe(1);
+    expect(existsSync(spoolFile)).toBe(false);
+    expect(readFileSync(path.join(dir, 'spool.rejected.jsonl'), 'utf8')).toContain('req_bad');
+    expect(await db.prisma.usageRecord.count()).toBe(2);
+    await db.close();
+  });
 });

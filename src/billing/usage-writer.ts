@@ -23,6 +23,8 @@ const RETRY_DELAYS_MS = [25, 100, 400];
 export class UsageWriter {
   private queue: Pending[] = [];
   private draining: Promise<void> | null = null;
+  /** Whether records went to the spool since the last replay. */
+  private spooled = false;
 
   constructor(
     private readonly db: Pick<Database, 'query'>,
@@ -43,9 +45,20 @@ export class UsageWriter {
     while (this.draining) await this.draining;
   }
 
-  /** Moves records left in the spool by an earlier outage into the database. */
+  /**
+   * Moves records left in the spool by an earlier outage into the database.
+   * A record the database refuses on its own is set aside in the spool's
+   * rejected file (and logged), so that one bad record can never stop a
+   * start-up.
+   */
   async replaySpool(): Promise<number> {
-    const count = await this.spool.drain((rows) => this.insert(rows));
+    const count = await this.spool.drain(async (rows) => {
+      try {
+        await this.insert(rows);
+      } catch {
+        for (const row of rows) await this.insert([row]).catch((err) => this.spool.reject(row, err));
+      }
+    });
     if (count) this.logger.info('usage records replayed from the spool', { count, file: this.spool.file });
     return count;
   }
@@ -69,10 +82,11 @@ export class UsageWriter {
         await this.insert(rows);
         this.metrics.usageRecordsWritten.inc({}, rows.length);
         this.metrics.usageFlushDuration.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
+        if (this.spooled) await this.replaySpoolSoon();
         return;
       } catch (err) {
         if (attempt >= RETRY_DELAYS_MS.length) {
-          await this.spoolOrDie(rows, err);
+          await this.commitOneByOne(rows, err);
           return;
         }
         await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt]));
@@ -80,10 +94,38 @@ export class UsageWriter {
     }
   }
 
+  /**
+   * A batch the database keeps refusing: one bad row must not take the
+   * others with it, so each row is tried alone and only those that still
+   * fail (all of them, when the database is down) go to the spool.
+   */
+  private async commitOneByOne(rows: UsageRecordRow[], batchError: unknown): Promise<void> {
+    const failed: UsageRecordRow[] = [];
+    for (const row of rows) {
+      try {
+        await this.insert([row]);
+        this.metrics.usageRecordsWritten.inc();
+      } catch {
+        failed.push(row);
+      }
+    }
+    if (failed.length) await this.spoolOrDie(failed, batchError);
+  }
+
+  /** After an outage, the first commit that works brings the spooled records back. */
+  private async replaySpoolSoon(): Promise<void> {
+    this.spooled = false;
+    await this.replaySpool().catch((err) => {
+      this.spooled = true;
+      this.logger.warn('usage spool replay failed; will retry after the next commit', { err });
+    });
+  }
+
   private async spoolOrDie(rows: UsageRecordRow[], cause: unknown): Promise<void> {
     this.logger.error('usage records could not be committed; writing them to the spool', { count: rows.length, err: cause });
     try {
       await this.spool.append(rows);
+      this.spooled = true;
       this.metrics.usageRecordsSpooled.inc({}, rows.length);
     } catch (spoolErr) {
       // Last resort: the log line itself carries the records, so an operator can still restore them.

@@ -50,8 +50,7 @@ export class ChatService {
    * throws a GatewayError (400/403/404) before any upstream call.
    */
   prepare(ctx: RequestContext, raw: unknown): { req: ChatRequest; candidates: PreparedCandidate[] } {
-    const model = raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined;
-    if (typeof model === 'string') ctx.ticket.model = model;
+    ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(chatRequestSchema, raw);
     const { model: name, thinkingSuffix } = splitThinkingSuffix(req.model);
     const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, 'chat', CHAT_ENDPOINT), req);

@@ -7,7 +7,13 @@ import type { VideoCapabilities } from '../config/gateway-config-schema';
  * that names it, not a silently ignored typo.
  */
 
-const prompt = z.string().trim().min(1, 'must not be empty').max(10_000);
+// Stored (as JSON) with the task: PostgreSQL cannot store the NUL character, so it is refused here.
+const prompt = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(10_000)
+  .refine((text) => !text.includes('\u0000'), 'must not contain the NUL character');
 
 /**
  * Start-frame image for the xAI-style API: an https URL or an inline data URL

@@ -55,7 +55,7 @@ export class VideoService {
 
   async submit(ctx: RequestContext, raw: unknown, endpoint: string, image?: UploadedImage): Promise<VideoTask> {
     const modelName = raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined;
-    if (typeof modelName === 'string') ctx.ticket.model = modelName;
+    ctx.ticket.noteRequestedModel(modelName);
     if (typeof modelName !== 'string' || !modelName) throw new GatewayError(400, 'invalid_parameter', '"model" is required.', { param: 'model' });
     const candidate = this.deps.catalog.resolve(modelName, ctx.principal, 'videos', endpoint)[0];
     const caps = candidate.model.config.video!;
@@ -66,7 +66,7 @@ export class VideoService {
 
   async remix(ctx: RequestContext, id: string, raw: unknown): Promise<VideoTask> {
     const source = await this.findOwned(ctx.principal, id);
-    ctx.ticket.model = source.model;
+    ctx.ticket.noteRequestedModel(source.model);
     if (source.api !== 'openai') throw new GatewayError(400, 'remix_not_supported', `The model "${source.model}" does not support remix.`, { param: 'video_id' });
     if (source.status !== 'completed') throw new GatewayError(409, 'video_not_ready', `Video "${id}" is ${source.status}; only a completed video can be remixed.`, { param: 'video_id' });
     const { prompt } = parseRequest(remixSchema, raw);

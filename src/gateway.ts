@@ -110,7 +110,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     recorder, writer, metrics, prices, pricingVersion, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
-    ? new VideoPoller(videoTasks, videos, logger, { owner: instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, batchSize: 100, concurrency: 32, idleMs: env.GATEWAY_VIDEO_POLL_IDLE_MS })
+    ? new VideoPoller(videoTasks, videos, logger, { owner: instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, concurrency: 32, idleMs: env.GATEWAY_VIDEO_POLL_IDLE_MS })
     : undefined;
 
   const loadedAt = Math.floor(Date.now() / 1000);
@@ -154,17 +154,22 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     (shuttingDown ??= (async () => {
       draining = true;
       logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
+      // The poller stops at once (its polls in flight are abandoned; their leases run out for another instance).
+      const pollerStopped = poller?.stop();
       const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
-      await poller?.stop();
+      await pollerStopped;
+      // Open subscriptions end here, each handing over its usage record.
       await graphql?.stop();
-      await subscriptionPubSub.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();
         if (!idle) httpServer.closeAllConnections();
       });
+      // Streams cut by closing their connections settle a moment later; their records go in before the flush.
+      if (!(await recorder.allHandedOver(5_000))) logger.error('some requests did not hand over their usage records before shutdown');
       await writer.flush();
+      await subscriptionPubSub.close();
       await simulator?.close();
       await db.close();
       logger.info('shutdown complete', { reason });

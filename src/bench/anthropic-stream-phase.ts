@@ -15,7 +15,6 @@ import { SIMULATOR_API_KEY } from './upstream';
  */
 
 const MODEL = 'claude-sonnet-4-5';
-const WORDS = 200;
 const CHUNK_CHARS = 16;
 /** The simulator sends the whole stream at once: what is measured is the gateway's work per event, not the pacing. */
 const PACE_MS = 0;
@@ -50,10 +49,11 @@ const clientEvents = (text: string) => text.split('\n\n').filter((frame) => fram
 /** Named events of a Messages stream. */
 const upstreamEvents = (text: string) => text.match(/^event: /gm)?.length ?? 0;
 
-function gatewayRequest(counts: EventCount): RequestSpec {
+function gatewayRequest(ctx: BenchContext, counts: EventCount): RequestSpec {
+  const directive = `[sim words=${ctx.settings.anthropicWords} chunk=${CHUNK_CHARS} pace=${PACE_MS}]`;
   const body = {
     model: MODEL,
-    messages: [{ role: 'user', content: `Explain what a benchmark of a model gateway measures. [sim words=${WORDS} chunk=${CHUNK_CHARS} pace=${PACE_MS}]` }],
+    messages: [{ role: 'user', content: `Explain what a benchmark of a model gateway measures. ${directive}` }],
     stream: true,
     stream_options: { include_usage: true },
     reasoning: { effort: 'medium' },
@@ -109,10 +109,10 @@ export const anthropicStream: Phase = {
   id: 'anthropic_stream',
   async run(ctx) {
     const probeCounts = new EventCount();
-    const upstreamBody = await upstreamBodyOf(ctx, gatewayRequest(probeCounts));
+    const upstreamBody = await upstreamBodyOf(ctx, gatewayRequest(ctx, probeCounts));
     const direct = createTarget('direct (Messages API)', ctx.simulator.url, { 'x-api-key': SIMULATOR_API_KEY, 'anthropic-version': ANTHROPIC_VERSION }, LOADED_STREAMS);
     const destroyDirect = onCleanup(() => direct.pool.destroy());
-    const json: Record<string, unknown> = { model: MODEL, words: WORDS, chunk_chars: CHUNK_CHARS, pace_ms: PACE_MS, upstream_body: upstreamBody };
+    const json: Record<string, unknown> = { model: MODEL, words: ctx.settings.anthropicWords, chunk_chars: CHUNK_CHARS, pace_ms: PACE_MS, upstream_body: upstreamBody };
     try {
       for (const n of [1, LOADED_STREAMS]) json[n === 1 ? 'streams_1' : `streams_${n}`] = await measureAt(ctx, n, direct, upstreamBody);
     } finally {
@@ -126,12 +126,12 @@ export const anthropicStream: Phase = {
 async function measureAt(ctx: BenchContext, n: number, direct: Target, upstreamBody: unknown): Promise<Record<string, unknown>> {
   const toClient = new EventCount();
   const fromUpstream = new EventCount();
-  const c = await compareStreams(ctx, 'Anthropic stream', n, { target: ctx.viaGateway, request: gatewayRequest(toClient) }, { target: direct, request: directRequest(upstreamBody, fromUpstream) });
+  const c = await compareStreams(ctx, 'Anthropic stream', n, { target: ctx.viaGateway, request: gatewayRequest(ctx, toClient) }, { target: direct, request: directRequest(upstreamBody, fromUpstream) });
   const cpuPerStream = perRequest(c.gatewayCpuMs, c.g);
   const perUpstreamEvent = cpuPerStream / fromUpstream.perStream;
   const perClientEvent = cpuPerStream / toClient.perStream;
   const { report } = ctx;
-  report.section(`Streamed Anthropic-protocol answer (${MODEL}, reasoning medium, ${WORDS} words, ${CHUNK_CHARS}-char chunks, sent at once), ${n} ${n === 1 ? 'connection (alternating)' : 'concurrent streams'}`);
+  report.section(`Streamed Anthropic-protocol answer (${MODEL}, reasoning medium, ${ctx.settings.anthropicWords} words, ${CHUNK_CHARS}-char chunks, sent at once), ${n} ${n === 1 ? 'connection (alternating)' : 'concurrent streams'}`);
   streamRows(ctx, c, n);
   report.row('SSE events per stream (gateway: to client, [DONE] incl.)', toClient.cell(), fromUpstream.cell());
   report.row('gateway CPU per stream', fmt.ms(cpuPerStream, 3));

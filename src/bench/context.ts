@@ -19,6 +19,8 @@ export interface Settings {
   paceMs: number;
   /** Extra node flags for the gateway process (BENCH_GATEWAY_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
   gatewayNodeArgs: string[];
+  /** Answer length of the anthropic_stream phase, `[sim words=N]` (BENCH_ANTHROPIC_WORDS, default 200). */
+  anthropicWords: number;
   /** Video tasks submitted in the video_tasks phase (BENCH_VIDEO_TASKS, default 1000). */
   videoTasks: number;
   /** How long the simulator takes to generate one video (BENCH_VIDEO_GENERATION_MS, default 20000). */
@@ -48,6 +50,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     words: Math.round(number(env, 'BENCH_WORDS', 20, 1)),
     paceMs: Math.round(number(env, 'BENCH_PACE_MS', 2, 0)),
     gatewayNodeArgs: (env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    anthropicWords: Math.round(number(env, 'BENCH_ANTHROPIC_WORDS', 200, 1)),
     videoTasks: Math.round(number(env, 'BENCH_VIDEO_TASKS', 1000, 1)),
     videoGenerationMs: Math.round(number(env, 'BENCH_VIDEO_GENERATION_MS', 20_000, 0)),
     redisUrl: env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',

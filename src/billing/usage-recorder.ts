@@ -5,12 +5,42 @@ import type { UsageWriter } from './usage-writer';
 
 /** Prices a request's usage at the current table and hands the record to the writer. */
 export class UsageRecorder {
+  /** Requests whose record is promised but not yet handed to the writer. */
+  private readonly open = new Set<object>();
+  private wakeWhenNoneOpen: (() => void) | undefined;
+
   constructor(
     private readonly prices: PriceTable,
     readonly pricingVersion: number,
     private readonly writer: UsageWriter,
     private readonly metrics: GatewayMetrics,
   ) {}
+
+  /** A request now owes a record (see UsageTicket). */
+  opened(ticket: object): void {
+    this.open.add(ticket);
+  }
+
+  closed(ticket: object): void {
+    this.open.delete(ticket);
+    if (!this.open.size) this.wakeWhenNoneOpen?.();
+  }
+
+  /**
+   * Resolves once every open request has handed its record over (or after
+   * `timeoutMs`): at shutdown, streams cut by closing their connections settle
+   * a moment later, and their records must be in before the final flush.
+   */
+  async allHandedOver(timeoutMs: number): Promise<boolean> {
+    if (!this.open.size) return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.wakeWhenNoneOpen = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
 
   async record(input: UsageRecordInput): Promise<void> {
     const row = buildUsageRecord(input, this.prices, this.pricingVersion);

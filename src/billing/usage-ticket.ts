@@ -42,7 +42,9 @@ export class UsageTicket {
     readonly endpoint: string,
     readonly createdAt: Date,
     private readonly startedAtMs: number,
-  ) {}
+  ) {
+    recorder.opened(this);
+  }
 
   get isSettled(): boolean {
     return this.settled;
@@ -55,6 +57,14 @@ export class UsageTicket {
   async settle(s: Settlement): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    try {
+      await this.record(s);
+    } finally {
+      this.recorder.closed(this);
+    }
+  }
+
+  private async record(s: Settlement): Promise<void> {
     const routing: PublicRouting = {
       status_code: s.statusCode,
       total_duration_ms: this.elapsedMs(),

@@ -21,8 +21,8 @@ const envSchema = z.object({
   GATEWAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000),
   /** Whether this instance runs the background video-task poller. */
   GATEWAY_VIDEO_POLLER: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
-  /** How long a claimed video task stays leased to the instance polling it. */
-  GATEWAY_VIDEO_LEASE_MS: intFromEnv(30_000),
+  /** How long a claimed video task stays leased to the instance polling it (at least 20000). */
+  GATEWAY_VIDEO_LEASE_MS: z.coerce.number().int().min(20_000, 'must be at least 20000 (twice the upstream poll time-out)').default(30_000),
   /** Pause between poller rounds when no task was due. */
   GATEWAY_VIDEO_POLL_IDLE_MS: intFromEnv(1000),
   SIMULATOR_PORT: intFromEnv(0),

@@ -11,6 +11,8 @@ const FINISHED = new Set(['completed', 'failed', 'expired']);
  */
 export async function* oneTaskUpdates(ctx: GraphqlContext, current: () => Promise<TaskSnapshot | null>, taskId: string): AsyncGenerator<TaskSnapshot> {
   const events = ctx.pubSub.subscribe(TASK_UPDATED)[Symbol.asyncIterator]() as AsyncIterator<TaskSnapshot>;
+  // The pub/sub stream is lazy: asking for its first event is what attaches the listener, so do it first.
+  let next = events.next();
   try {
     const first = await current();
     if (!first) return;
@@ -18,8 +20,9 @@ export async function* oneTaskUpdates(ctx: GraphqlContext, current: () => Promis
     if (FINISHED.has(first.status)) return;
     let version = first.version;
     for (;;) {
-      const { value, done } = await events.next();
+      const { value, done } = await next;
       if (done) return;
+      next = events.next();
       if (value.id !== taskId || value.keyId !== ctx.principal.keyId || value.version <= version) continue;
       version = value.version;
       yield value;

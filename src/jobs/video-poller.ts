@@ -6,9 +6,7 @@ export interface VideoPollerOptions {
   /** Lease owner name of this instance. */
   owner: string;
   leaseMs: number;
-  /** Tasks claimed per round. */
-  batchSize: number;
-  /** Upstream polls in flight at once. */
+  /** Tasks claimed per round, all polled at once. */
   concurrency: number;
   /** Pause between rounds when nothing was due. */
   idleMs: number;
@@ -25,6 +23,8 @@ export class VideoPoller {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Aborts the polls in flight when the instance stops; their tasks stay due for the next poller. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly store: VideoTaskStore,
@@ -41,6 +41,7 @@ export class VideoPoller {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.wake?.();
     await this.loop;
   }
@@ -49,18 +50,19 @@ export class VideoPoller {
     while (this.running) {
       let claimed: VideoTask[] = [];
       try {
-        claimed = await this.store.claimDue(this.options.owner, this.options.batchSize, this.options.leaseMs);
+        // No more than can be polled at once: a claimed task waiting its turn would outlive its lease.
+        claimed = await this.store.claimDue(this.options.owner, this.options.concurrency, this.options.leaseMs);
         await forEachConcurrently(claimed, this.options.concurrency, (task) => this.advance(task));
       } catch (err) {
         this.logger.error('video poller round failed', { err });
       }
-      if (claimed.length < this.options.batchSize) await this.pause(this.options.idleMs);
+      if (claimed.length < this.options.concurrency && this.running) await this.pause(this.options.idleMs);
     }
   }
 
   private async advance(task: VideoTask): Promise<void> {
     try {
-      await this.videos.advance(task);
+      await this.videos.advance(task, this.stopping.signal);
     } catch (err) {
       // The lease expires on its own; the task is retried on its next round.
       this.logger.error('video task poll failed', { task_id: task.id, err });

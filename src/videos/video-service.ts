@@ -42,8 +42,9 @@ export interface VideoServiceDeps {
   leaseMs: number;
 }
 
-/** Longest one upstream poll may take; the lease outlives it, so no two polls of a task overlap. */
-const POLL_TIMEOUT_MS = 20_000;
+/** Longest one upstream poll may take; leases last at least twice that (see MIN_LEASE_MS), so no two polls of a task overlap. */
+const POLL_TIMEOUT_MS = 10_000;
+export const MIN_LEASE_MS = 2 * POLL_TIMEOUT_MS;
 
 /**
  * Asynchronous video generation: submission (with a held charge), the state
@@ -51,7 +52,9 @@ const POLL_TIMEOUT_MS = 20_000;
  * background poller all go through here.
  */
 export class VideoService {
-  constructor(private readonly deps: VideoServiceDeps) {}
+  constructor(private readonly deps: VideoServiceDeps) {
+    if (deps.leaseMs < MIN_LEASE_MS) throw new Error(`the video task lease must be at least ${MIN_LEASE_MS} ms (GATEWAY_VIDEO_LEASE_MS)`);
+  }
 
   async submit(ctx: RequestContext, raw: unknown, endpoint: string, image?: UploadedImage): Promise<VideoTask> {
     const modelName = raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined;
@@ -113,7 +116,7 @@ export class VideoService {
    * what it said, by compare-and-set. Returns the new row, or null when
    * another writer advanced the task first (then nothing is overwritten).
    */
-  async advance(task: VideoTask): Promise<VideoTask | null> {
+  async advance(task: VideoTask, stop?: AbortSignal): Promise<VideoTask | null> {
     const now = Date.now();
     if (task.status === 'submitting') {
       return this.finish(task, 'failed', { error: { code: 'submission_interrupted', message: 'The gateway stopped while submitting this task; it was not charged. Submit it again.' } });
@@ -126,8 +129,10 @@ export class VideoService {
     let poll: VideoPoll;
     try {
       this.deps.metrics.videoPolls.inc({ provider: task.provider });
-      poll = await this.adapterOf(candidate).poll(this.call(candidate, AbortSignal.timeout(POLL_TIMEOUT_MS)), task.upstreamId!);
+      const timeout = AbortSignal.timeout(POLL_TIMEOUT_MS);
+      poll = await this.adapterOf(candidate).poll(this.call(candidate, stop ? AbortSignal.any([timeout, stop]) : timeout), task.upstreamId!);
     } catch (err) {
+      if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
       if (err instanceof UpstreamError && !err.details.retryable) {
         return this.finish(task, 'failed', { error: { code: 'upstream_error', message: `The upstream refused the task: ${err.message}` } });
       }
@@ -173,7 +178,8 @@ export class VideoService {
       },
       async (tx) => {
         if (status === 'completed') {
-          await settleHeldCharge(tx, task.requestId, params.durationSeconds, outcome.result?.durationSeconds ?? params.durationSeconds);
+          // Whole seconds: an upstream may report 5.9 for a 6 s request.
+          await settleHeldCharge(tx, task.requestId, params.durationSeconds, Math.round(outcome.result?.durationSeconds ?? params.durationSeconds));
         } else {
           await refundHeldCharge(tx, task.requestId);
         }
@@ -208,7 +214,8 @@ export class VideoService {
     });
     let upstreamId: string;
     try {
-      ({ upstreamId } = await send(adapter, this.call(candidate, ctx.signal)));
+      // Not the client's signal: a submission the upstream may already have accepted is seen through, not abandoned.
+      ({ upstreamId } = await send(adapter, this.call(candidate, AbortSignal.timeout(provider.timeoutMs))));
     } catch (err) {
       await this.deps.store.compareAndSet(created, { status: 'failed', error: { code: 'submission_failed', message: (err as Error).message } as never, completedAt: new Date() });
       throw toGatewayError(err) ?? err;
@@ -231,9 +238,14 @@ export class VideoService {
       heldForTask: id,
     });
     const queued = await this.deps.store.compareAndSet(created, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
+    if (!queued) {
+      // The submission outlived its recovery window and the task was already closed as interrupted.
+      await this.deps.store.refund(ctx.requestId);
+      throw new GatewayError(502, 'submission_interrupted', 'The upstream took too long to accept the task; it was not charged. Submit it again.', { type: 'upstream_error' });
+    }
     this.deps.metrics.videoTasksSubmitted.inc({ model: candidate.model.id });
-    this.deps.events.publish(queued!);
-    return queued!;
+    this.deps.events.publish(queued);
+    return queued;
   }
 
   private candidateOf(task: VideoTask): Candidate {

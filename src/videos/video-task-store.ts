@@ -1,11 +1,10 @@
 import type { Database } from '../db/database';
 import type { Prisma, PrismaClient, VideoTask } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
+import { refundHeldCharge } from '../billing/task-billing';
 
 export type { VideoTask };
 
-/** Statuses a poller still has work for. `submitting` tasks are claimed only to recover from a crash mid-submit. */
-export const UNFINISHED_STATUSES = ['submitting', 'queued', 'in_progress'] as const;
 export const FINISHED_STATUSES = ['completed', 'failed', 'expired'] as const;
 
 export function isFinished(status: string): boolean {
@@ -70,25 +69,32 @@ export class VideoTaskStore {
   }
 
   /**
-   * Applies `changes` only if the task is still at `version`, bumping the
+   * Applies `changes` only if the task is still at `version` (and still
+   * leased to the same owner, when it was claimed), bumping the
    * version and releasing the lease; `alsoInTransaction` runs in the same
    * transaction when the change wins (the billing of a finished task).
    * Returns the new row, or null when another writer got there first.
    */
   async compareAndSet(
-    task: Pick<VideoTask, 'id' | 'version'>,
+    task: Pick<VideoTask, 'id' | 'version' | 'leaseOwner'>,
     changes: Prisma.VideoTaskUncheckedUpdateManyInput,
     alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
   ): Promise<VideoTask | null> {
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.videoTask.updateMany({
-        where: { id: task.id, version: task.version },
+        // A leased task changes only under its lease: a poller whose lease ran out and was taken over writes nothing.
+        where: { id: task.id, version: task.version, ...(task.leaseOwner ? { leaseOwner: task.leaseOwner } : {}) },
         data: { ...changes, version: { increment: 1 }, updatedAt: new Date(), leaseOwner: null, leaseUntil: null },
       });
       if (count !== 1) return null;
       if (alsoInTransaction) await alsoInTransaction(tx);
       return tx.videoTask.findUnique({ where: { id: task.id } });
     });
+  }
+
+  /** Ends the held charge of a submission whose task never started. */
+  refund(requestId: string): Promise<boolean> {
+    return this.prisma.$transaction((tx) => refundHeldCharge(tx, requestId));
   }
 
   /** Newest first, cursor-paginated, always scoped to one key. */

@@ -29,7 +29,7 @@ describe('video tasks survive a killed gateway', () => {
   it('resumes polling every unfinished task after SIGKILL and completes them all', async () => {
     const base = fastVideoConfig({ first_poll_after_ms: 200, interval_ms: 200, max_interval_ms: 300 });
     const config = { ...base, providers: { ...base.providers, xai: { type: 'xai' as const, base_url: `${sim.url}/v1`, api_key_env: 'XAI_API_KEY' } } };
-    const env = { DATABASE_URL: db.url, GATEWAY_CONFIG: writeConfigFile(config), GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, XAI_API_KEY: 'sim', GATEWAY_VIDEO_POLL_IDLE_MS: '50' };
+    const env = { DATABASE_URL: db.url, GATEWAY_CONFIG: writeConfigFile(config), GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, XAI_API_KEY: 'sim', GATEWAY_VIDEO_POLL_IDLE_MS: '50', GATEWAY_VIDEO_LEASE_MS: '20000' };
 
     gateway = await spawnGateway(env);
     const keyRes = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'restart' }) });
@@ -52,7 +52,8 @@ describe('video tasks survive a killed gateway', () => {
     expect(pendingAtKill).toBe(ids.length);
 
     gateway = await spawnGateway(env);
-    const deadline = Date.now() + 15_000;
+    // A task the killed process was polling at that instant stays leased until its lease (20 s) runs out.
+    const deadline = Date.now() + 35_000;
     let finished = 0;
     while (finished < ids.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
@@ -73,5 +74,5 @@ describe('video tasks survive a killed gateway', () => {
     const polls = log.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/'));
     expect(polls.length).toBeLessThan(ids.length * 20);
     await direct.close();
-  });
+  }, 60_000);
 });

@@ -79,7 +79,7 @@ export class ChatService {
         const reported = result.usage && withReasoningEstimate(result.usage, reasoningText);
         const usage = reported
           ? measuredFromProvider(reported.usage, reported.estimated)
-          : estimateLocally(req, completion.choices.map((c) => c.message.content ?? '').join(''), candidate.route.provider.type);
+          : estimateLocally(req, completion.choices.map(answerText).join(''), candidate.route.provider.type);
         completion.usage = reported ? toClientUsage(reported.usage) : clientUsageFromMeasured(usage);
         await ctx.ticket.settle(this.settlement(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
         return completion;
@@ -240,6 +240,12 @@ export class ChatService {
     completion.model = req.model;
     return completion;
   }
+}
+
+/** Everything the model produced in one choice, as the local estimate counts it. */
+function answerText(choice: ChatCompletion['choices'][number]): string {
+  const m = choice.message;
+  return (m.content ?? '') + (m.reasoning_content ?? '') + (m.tool_calls ?? []).map((t) => t.function.name + t.function.arguments).join('');
 }
 
 export function completionId(requestId: string): string {

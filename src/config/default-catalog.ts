@@ -8,7 +8,7 @@ type Modalities = NonNullable<GatewayConfigInput['models'][number]['modalities']
  * providers bill thinking tokens as output tokens.
  *
  * Each provider here is served by the built-in simulator unless its API key
- * variable is set (see default-config.ts).
+ * variable is set (see load-config.ts).
  */
 export const DEFAULT_PROVIDERS = {
   openai: { type: 'openai', base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY' },

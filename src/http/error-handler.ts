@@ -12,6 +12,9 @@ function fromBodyParser(err: unknown, limit: number): GatewayError | undefined {
   if (type === 'entity.parse.failed') return Errors.malformedJson((err as Error).message);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return Errors.unsupportedMediaType('UTF-8 JSON');
   if (type === 'request.aborted') return new GatewayError(400, 'request_aborted', 'The client closed the connection while sending the body.');
+  // Express's own refusals (a path with malformed percent-encoding, say) carry a 4xx `status`.
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) return new GatewayError(400, 'invalid_request', `The request could not be read: ${(err as Error).message}`);
   return undefined;
 }
 

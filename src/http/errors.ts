@@ -97,8 +97,6 @@ export const Errors = {
     new GatewayError(403, 'model_not_allowed', `This API key may not use the model "${model}". GET /v1/models lists the models it may use.`, { param: 'model' }),
   endpointNotSupported: (model: string, endpoint: string) =>
     new GatewayError(400, 'model_not_supported_on_endpoint', `The model "${model}" does not serve ${endpoint}. Pick a model whose catalog entry lists this endpoint.`, { param: 'model' }),
-  capabilityNotSupported: (model: string, param: string, capability: string) =>
-    new GatewayError(400, 'unsupported_parameter', `The model "${model}" does not support ${capability}; remove "${param}" or pick a model whose catalog entry supports it.`, { param }),
   overloaded: (retryAfterSeconds: number) =>
     new GatewayError(503, 'gateway_overloaded', 'The gateway is at its concurrency limit. Retry later with backoff; this is not a provider failure.', { retryAfterSeconds }),
   shuttingDown: () =>

@@ -11,8 +11,6 @@ export interface RequestLocals {
   principal?: Principal;
   ticket?: UsageTicket;
   context?: RequestContext;
-  /** Route label for metrics (the matched pattern, not the raw path). */
-  route?: string;
 }
 
 export function locals(res: Response): RequestLocals {

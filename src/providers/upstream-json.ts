@@ -2,11 +2,12 @@ import type { z } from 'zod';
 import { type UpstreamRequest, type UpstreamResponse, readBodyText, sendUpstream, toUpstreamError } from './http-client';
 import { openAIErrorFromResponse } from './openai/openai-errors';
 import { UpstreamError } from './upstream-error';
+import { parseJsonOrUndefined } from './parse-json';
 
 /**
  * Calls whose answer is one small JSON document, with errors in OpenAI's
  * envelope: the OpenAI Videos API, and xAI's, whose envelope is assumed to
- * be OpenAI's (upstream-protocols §10).
+ * be OpenAI's.
  */
 export interface UpstreamText {
   status: number;
@@ -41,15 +42,7 @@ function readAnswerText(res: UpstreamResponse, signal: AbortSignal): Promise<str
  * submission is not, as the upstream may already have started the job.
  */
 export function parseUpstreamJson<T>(schema: z.ZodType<T>, text: string, what: string, retryable: boolean): T {
-  const parsed = schema.safeParse(safeJson(text));
+  const parsed = schema.safeParse(parseJsonOrUndefined(text));
   if (parsed.success) return parsed.data;
   throw new UpstreamError(`the upstream answer is not ${what}: ${parsed.error.message.slice(0, 300)}`, { status: 502, retryable });
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -2,7 +2,7 @@ import { GatewayError } from '../../http/errors';
 
 /**
  * OpenAI's reasoning models answer 400 `invalid_prompt` when a prompt was
- * flagged under the usage policies. The spec's advice for family B is to
+ * flagged under the usage policies. The advice for OpenAI's reasoning models is to
  * check the prompt against the usage rules, so the client is told exactly
  * that instead of a bare upstream message.
  */

@@ -8,6 +8,7 @@ import { toAnthropicMessagesBody } from './anthropic-request';
 import { AnthropicStreamConverter, parseAnthropicStreamEvent } from './anthropic-stream';
 import { convertAnthropicMessage } from './convert-anthropic-message';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
+import { parseJsonOrUndefined } from '../parse-json';
 
 /**
  * Anthropic's Messages API (`POST {baseUrl}/messages`), answered in the
@@ -24,7 +25,7 @@ export const anthropicChatAdapter: ChatAdapter = {
       throw toUpstreamError(err, call.signal);
     });
     if (res.status >= 400) throw anthropicErrorFromResponse(res.status, res.headers, text);
-    const parsed = anthropicMessageSchema.safeParse(safeJson(text));
+    const parsed = anthropicMessageSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) throw malformedAnthropicAnswer(parsed.error.message);
     return { completion: convertAnthropicMessage(parsed.data), usage: convertAnthropicUsage(parsed.data.usage) };
   },
@@ -64,12 +65,4 @@ function post(call: ChatCall, stream: boolean) {
     signal: call.signal,
     timeoutMs: call.provider.timeoutMs,
   });
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

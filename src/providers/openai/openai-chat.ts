@@ -7,6 +7,7 @@ import { openAIChatChunkSchema, openAIChatCompletionSchema } from './openai-api'
 import { openAIErrorFromResponse, openAIStreamError } from './openai-errors';
 import { toOpenAIChatBody } from './openai-request';
 import { convertOpenAIUsage } from './openai-usage';
+import { parseJsonOrUndefined } from '../parse-json';
 
 /**
  * OpenAI Chat Completions, and any upstream that speaks it (vLLM, Ollama,
@@ -20,7 +21,7 @@ export const openAIChatAdapter: ChatAdapter = {
       throw toUpstreamError(err, call.signal);
     });
     if (res.status >= 400) throw openAIErrorFromResponse(res.status, res.headers, text);
-    const parsed = openAIChatCompletionSchema.safeParse(safeJson(text));
+    const parsed = openAIChatCompletionSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) throw malformed(parsed.error.message);
     const wire = parsed.data;
     return {
@@ -40,7 +41,7 @@ export const openAIChatAdapter: ChatAdapter = {
           sawDone = true;
           break;
         }
-        const payload = safeJson(event.data) as { error?: unknown } | undefined;
+        const payload = parseJsonOrUndefined(event.data) as { error?: unknown } | undefined;
         if (payload && typeof payload === 'object' && 'error' in payload) throw openAIStreamError(payload);
         if (event.event === 'error') throw openAIStreamError({ error: payload });
         const parsed = openAIChatChunkSchema.safeParse(payload);
@@ -83,13 +84,6 @@ function familyLabel(call: ChatCall): string {
   return call.provider.type === 'xai' ? 'xai' : 'openai';
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function malformed(detail: string): UpstreamError {
   return new UpstreamError(`the upstream answer does not have the OpenAI chat shape: ${detail.slice(0, 300)}`, { status: 502, retryable: true });

@@ -10,7 +10,7 @@ interface OpenAIUsageWire {
 
 /**
  * OpenAI usage: `cached_tokens` is part of `prompt_tokens`, `reasoning_tokens`
- * part of `completion_tokens` (upstream-protocols §9). A newer upstream may
+ * part of `completion_tokens`. A newer upstream may
  * report `cache_write_tokens`, a write of unstated lifetime.
  * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
  */

@@ -6,7 +6,7 @@ import { type XaiVideoStatusWire, xaiVideoStatusResponseSchema } from './xai-vid
 /**
  * An xAI status answer as the gateway's video state. The first poll may be
  * an HTTP 202 with an empty body (so the Vercel AI SDK's tests mock it; the
- * docs show `status: "pending"`, upstream-protocols §10): both are pending,
+ * docs show `status: "pending"`): both are pending,
  * as is an answer with neither a status nor a video.
  * `respect_moderation: false` is still a completed task; the caller decides
  * that its URL must not be used.

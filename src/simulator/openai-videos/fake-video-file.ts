@@ -6,8 +6,8 @@ import { hashString, seededRandom } from '../deterministic-random';
  * start and end marker) around pseudo-random filler, so that a client that
  * sniffs the type or checks the length sees nothing unusual. The video's size
  * follows its duration and pixel count, about 200 KB per second at 720p. The
- * formats of `thumbnail` (WebP) and `spritesheet` (JPEG) are not confirmed
- * (upstream-protocols §10). Files are produced chunk by chunk, never whole.
+ * formats of `thumbnail` (WebP) and `spritesheet` (JPEG) are not confirmed.
+ * Files are produced chunk by chunk, never whole.
  * @see https://platform.openai.com/docs/api-reference/videos/content
  */
 export const CONTENT_VARIANTS = ['video', 'thumbnail', 'spritesheet'] as const;

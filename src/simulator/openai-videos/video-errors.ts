@@ -2,8 +2,8 @@ import type { OpenAIError } from '../openai/errors';
 
 /**
  * The Videos API's own errors, in OpenAI's envelope. The wording is the
- * simulator's: the status for content that is not ready is not confirmed
- * (upstream-protocols §10); 404 is what proxies report.
+ * simulator's: the status for content that is not ready is not confirmed;
+ * 404 is what proxies report.
  * @see https://platform.openai.com/docs/guides/error-codes
  */
 export function videoNotFound(id: string): OpenAIError {

@@ -3,8 +3,8 @@ import { type OpenAIError, invalidParameter, missingParameter } from '../openai/
 /**
  * The fields of `POST /v1/videos`, checked as the Videos API does: `seconds`
  * is a string, and each model has its own sizes (sora-2 only the two 720p
- * ones). Whether `input_reference` must match `size` is not confirmed
- * (upstream-protocols §10), so it is not checked.
+ * ones). Whether `input_reference` must match `size` is not confirmed, so
+ * it is not checked.
  * @see https://platform.openai.com/docs/api-reference/videos/create
  */
 export interface SoraVideoRequest {

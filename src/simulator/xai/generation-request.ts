@@ -2,7 +2,7 @@ import { type OpenAIError, invalidParameter, missingModel, missingParameter, mod
 
 /**
  * The body of `POST /v1/videos/generations`, checked as xAI documents it.
- * xAI's error envelope on 4xx is not confirmed (upstream-protocols §10); the
+ * xAI's error envelope on 4xx is not confirmed; the
  * simulator assumes the OpenAI one, as the Vercel AI SDK's xAI provider reads.
  * @see https://docs.x.ai/docs/guides/video-generations
  */

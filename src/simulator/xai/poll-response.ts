@@ -3,8 +3,8 @@ import type { XaiGenerationRequest } from './generation-request';
 
 /**
  * The body of `GET /v1/videos/{request_id}` at a given time. `progress` and
- * `usage.cost_in_usd_ticks` are not confirmed to appear every time
- * (upstream-protocols §10); the simulator always sends them.
+ * `usage.cost_in_usd_ticks` are not confirmed to appear every time; the
+ * simulator always sends them.
  * @see https://docs.x.ai/docs/guides/video-generations
  */
 export interface XaiVideoTask extends VideoTask {

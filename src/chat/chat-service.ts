@@ -8,6 +8,7 @@ import type { GatewayMetrics } from '../observability/metrics';
 import type { ChatAdapter, ChatCall, ChatStreamEvent, UpstreamChatRequest } from '../providers/chat-adapter';
 import type { ChatCompletion, ChatCompletionChunk } from '../providers/chat-types';
 import { chatAdapterFor } from '../providers/registry';
+import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
 import type { ProviderUsage } from '../providers/usage';
 import { filterCapableCandidates } from './chat-capabilities';
@@ -70,6 +71,7 @@ export class ChatService {
   async complete(ctx: RequestContext, raw: unknown): Promise<ChatCompletion> {
     const { req, candidates } = this.prepare(ctx, raw);
     let attempts = 0;
+    let earlier: unknown;
     for (const [i, candidate] of candidates.entries()) {
       const attempt = this.attempt(ctx, candidate, ++attempts);
       try {
@@ -84,8 +86,11 @@ export class ChatService {
         await ctx.ticket.settle(this.settlement(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
         return completion;
       } catch (err) {
-        if (this.shouldFallBack(err, ctx, i, candidates.length, candidate)) continue;
-        throw await this.failed(ctx, err, attempt, false);
+        if (this.shouldFallBack(err, ctx, i, candidates.length, candidate)) {
+          earlier = mostTelling(earlier, err);
+          continue;
+        }
+        throw await this.failed(ctx, mostTelling(earlier, err), attempt, false);
       }
     }
     throw new Error('unreachable: the last candidate never falls back');
@@ -100,6 +105,7 @@ export class ChatService {
     const { req, candidates } = this.prepare(ctx, raw);
     if (!req.stream) throw new GatewayError(400, 'invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
     let attempts = 0;
+    let earlier: unknown;
     for (const [i, candidate] of candidates.entries()) {
       const attempt = this.attempt(ctx, candidate, ++attempts);
       const upstream = attempt.adapter.stream(attempt.call);
@@ -107,8 +113,11 @@ export class ChatService {
         const first = await upstream.next();
         return this.relay(ctx, req, attempt, upstream, first);
       } catch (err) {
-        if (this.shouldFallBack(err, ctx, i, candidates.length, candidate)) continue;
-        throw await this.failed(ctx, err, attempt, true);
+        if (this.shouldFallBack(err, ctx, i, candidates.length, candidate)) {
+          earlier = mostTelling(earlier, err);
+          continue;
+        }
+        throw await this.failed(ctx, mostTelling(earlier, err), attempt, true);
       }
     }
     throw new Error('unreachable: the last candidate never falls back');
@@ -199,6 +208,8 @@ export class ChatService {
   }
 
   private shouldFallBack(err: unknown, ctx: RequestContext, index: number, total: number, candidate: Candidate): boolean {
+    // A route whose protocol cannot express the request is skipped before any call is made to it.
+    if (err instanceof UnsupportedParameterError) return index < total - 1;
     if (!(err instanceof UpstreamError) || ctx.signal.aborted) return false;
     this.countUpstreamError(candidate, err);
     if (!err.details.retryable || index === total - 1) return false;
@@ -240,6 +251,15 @@ export class ChatService {
     completion.model = req.model;
     return completion;
   }
+}
+
+/**
+ * Which failure the client hears about when several routes failed: an
+ * upstream's own failure says more than a later route's inability to
+ * express the request.
+ */
+function mostTelling(earlier: unknown, latest: unknown): unknown {
+  return latest instanceof UnsupportedParameterError && earlier instanceof UpstreamError ? earlier : latest;
 }
 
 /** Everything the model produced in one choice, as the local estimate counts it. */

@@ -243,3 +243,19 @@ describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (data
     expect(foreign.body.error.code).toBe('usage_record_not_found');
   });
 });
+
+describe('fallback past a route that cannot express the request', () => {
+  let t: TestGateway;
+  afterAll(() => t?.close());
+
+  it('skips the Claude route that has no seed and answers from the next one', async () => {
+    t = await startTestGateway({ database: 'pglite' });
+    const key = await t.createKey();
+    const client = new OpenAI({ apiKey: key, baseURL: t.baseURL, maxRetries: 0 });
+    // fast = gpt-4.1-mini, claude-haiku-4-5, gemini-2.5-flash: the first fails once, Claude cannot take `seed`.
+    const answer = await client.chat.completions.create({ model: 'fast', seed: 7, messages: [{ role: 'user', content: `seeded ${Date.now()} [sim status=503 fail_times=1]` }] });
+    expect(answer.choices[0].message.content).toBeTruthy();
+    const { requests } = await simulatorRequests(t);
+    expect(requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1beta/models/gemini-2.5-flash:generateContent']);
+  });
+});

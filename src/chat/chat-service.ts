@@ -13,7 +13,7 @@ import { UpstreamError } from '../providers/upstream-error';
 import type { ProviderUsage } from '../providers/usage';
 import { filterCapableCandidates } from './chat-capabilities';
 import { chatRequestSchema, type ChatRequest } from './chat-request-schema';
-import { clientUsageFromMeasured, estimateLocally, measuredFromProvider, toClientUsage, withReasoningEstimate } from './chat-usage';
+import { clientUsageFromMeasured, estimateLocally, measuredFromProvider, toClientUsage, withLocalOutput, withReasoningEstimate } from './chat-usage';
 import { applyReasoningRules } from './reasoning/reasoning-rules';
 import { splitThinkingSuffix } from './reasoning/thinking-suffix';
 import { explainUsagePolicyRefusal } from './reasoning/usage-policy-error';
@@ -133,6 +133,7 @@ export class ChatService {
     const id = completionId(ctx.requestId);
     const created = Math.floor(Date.now() / 1000);
     let providerUsage: ProviderUsage | null = null;
+    let usageIsPartial = false;
     let outputText = '';
     let reasoningText = '';
     let ttftMs: number | null = null;
@@ -143,6 +144,7 @@ export class ChatService {
         const event = step.value;
         if (event.type === 'usage') {
           providerUsage = event.usage;
+          usageIsPartial = Boolean(event.partial);
           continue;
         }
         const chunk = event.chunk;
@@ -168,9 +170,14 @@ export class ChatService {
       // Also reached when the writer stops early (client gone): stop the upstream and record what was used.
       if (!finished) await upstream.return(undefined).catch(() => undefined);
       const clientGone = ctx.signal.aborted;
-      const reported = providerUsage && withReasoningEstimate(providerUsage, reasoningText);
+      const complete = providerUsage && !usageIsPartial;
+      const reported = complete ? withReasoningEstimate(providerUsage!, reasoningText) : null;
       if (reported) providerUsage = reported.usage;
-      const usage = reported ? measuredFromProvider(reported.usage, reported.estimated) : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
+      const usage = reported
+        ? measuredFromProvider(reported.usage, reported.estimated)
+        : providerUsage
+          ? withLocalOutput(providerUsage, outputText)
+          : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
       const error = failure && !clientGone ? toGatewayError(failure) : undefined;
       const settlement = this.settlement(attempt, {
         statusCode: finished ? 200 : clientGone ? CLIENT_CLOSED_REQUEST : error?.status ?? 500,

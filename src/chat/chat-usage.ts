@@ -44,6 +44,17 @@ export function estimateLocally(req: ChatRequest, outputText: string, family: st
   return { ...measuredFromProvider(estimate), measurement: { input: 'local_estimate', output: 'local_estimate' } };
 }
 
+/**
+ * A stream that ended early, whose upstream had already reported the prompt
+ * side (Anthropic does at the start): the provider's input figures, cache
+ * reads and writes priced as such, plus the output counted locally.
+ */
+export function withLocalOutput(usage: ProviderUsage, outputText: string): MeasuredUsage {
+  const outputTokens = Math.max(usage.outputTokens, countTextTokens(outputText));
+  const measured = measuredFromProvider({ ...usage, outputTokens, reasoningTokens: 0 });
+  return { ...measured, measurement: { input: 'provider', output: 'local_estimate' } };
+}
+
 /** Usage in the OpenAI shape the client reads, with the cache details when the upstream reported them. */
 export function toClientUsage(usage: ProviderUsage): ChatUsage {
   const out: ChatUsage = {

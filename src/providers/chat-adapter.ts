@@ -35,7 +35,12 @@ export interface ChatResult {
 
 export type ChatStreamEvent =
   | { type: 'chunk'; chunk: ChatCompletionChunk }
-  | { type: 'usage'; usage: ProviderUsage };
+  /**
+   * Usage as the upstream reported it. `partial`: figures known before the
+   * answer is complete (the prompt side, at the start of an Anthropic
+   * stream), kept in case the stream never reaches its final usage.
+   */
+  | { type: 'usage'; usage: ProviderUsage; partial?: boolean };
 
 /** One upstream protocol. Errors are thrown as UpstreamError; nothing here knows about HTTP routes or billing. */
 export interface ChatAdapter {

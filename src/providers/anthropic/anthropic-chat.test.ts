@@ -28,12 +28,13 @@ function call(content: string, extra: Partial<ChatCall['request']> = {}): ChatCa
   };
 }
 
-async function collect(c: ChatCall): Promise<{ chunks: ChatCompletionChunk[]; usage: ProviderUsage[] }> {
+async function collect(c: ChatCall): Promise<{ chunks: ChatCompletionChunk[]; usage: ProviderUsage[]; partialUsage: ProviderUsage[] }> {
   const events: ChatStreamEvent[] = [];
   for await (const event of anthropicChatAdapter.stream(c)) events.push(event);
   return {
     chunks: events.flatMap((e) => (e.type === 'chunk' ? [e.chunk] : [])),
-    usage: events.flatMap((e) => (e.type === 'usage' ? [e.usage] : [])),
+    usage: events.flatMap((e) => (e.type === 'usage' && !e.partial ? [e.usage] : [])),
+    partialUsage: events.flatMap((e) => (e.type === 'usage' && e.partial ? [e.usage] : [])),
   };
 }
 
@@ -108,7 +109,9 @@ describe('Anthropic adapter on recorded whole answers', () => {
 describe('Anthropic adapter on recorded streams', () => {
   it('text.chunks.txt: a role chunk, the text deltas, the finish chunk, then the cumulative usage', async () => {
     const events = recordedEvents('text');
-    const { chunks, usage } = await collect(call('[sim replay=text]', { stream: true }));
+    const { chunks, usage, partialUsage } = await collect(call('[sim replay=text]', { stream: true }));
+    // The prompt side is reported at once, in case the stream never reaches its end.
+    expect(partialUsage).toEqual([expect.objectContaining({ inputTokens: events[0].message.usage.input_tokens })]);
     expect(deltasOf(chunks, 'msg_01QC4g3HwBThD4BaNtBckFDJ', 'claude-sonnet-4-5-20250929')).toEqual([
       [{ role: 'assistant', content: '' }, null],
       [{ content: 'Hello' }, null],

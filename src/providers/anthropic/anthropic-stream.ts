@@ -65,7 +65,8 @@ export class AnthropicStreamConverter {
         this.id = event.message.id;
         this.model = event.message.model;
         this.usage = event.message.usage;
-        return [this.chunk({ role: 'assistant', content: '' })];
+        // The prompt's figures (cache reads and writes included) are exact already; output comes at the end.
+        return [{ type: 'usage', usage: convertAnthropicUsage(this.usage), partial: true }, this.chunk({ role: 'assistant', content: '' })];
       case 'content_block_start':
         return this.startBlock(event.index, event.content_block);
       case 'content_block_delta':

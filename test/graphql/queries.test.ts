@@ -126,6 +126,9 @@ describe.each(TEST_DATABASES)('GraphQL queries (%s)', (database) => {
           currency: 'USD',
           amountMicrousd: body.billing.amount_microusd,
           pricingVersion: body.billing.pricing_version,
+          state: 'final',
+          heldMicrousd: null,
+          settledAt: null,
           lineItems: body.billing.line_items.map((item: any) => ({
             dimension: item.dimension,
             quantity: item.quantity,

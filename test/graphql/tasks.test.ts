@@ -1,7 +1,7 @@
 import { fastVideoConfig } from '../support/fast-video-config';
 import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 import { print } from 'graphql';
-import { TaskDocument, TasksDocument, TaskUpdatedDocument, TasksUpdatedDocument, type TasksUpdatedSubscription } from './generated/graphql';
+import { TaskDocument, TasksDocument, TaskUpdatedDocument, TasksUpdatedDocument, UsageRecordDocument, type TasksUpdatedSubscription } from './generated/graphql';
 import { eventually, graphqlHttp, runOverWs, wsClient } from './graphql-test-client';
 
 describe.each(TEST_DATABASES)('video tasks over GraphQL (%s)', (database) => {
@@ -86,5 +86,24 @@ describe.each(TEST_DATABASES)('video tasks over GraphQL (%s)', (database) => {
     await client.dispose();
     expect(results.filter((r) => r.data)).toHaveLength(0);
     expect(JSON.stringify(failure ?? results)).toContain('video_not_found');
+  });
+});
+
+describe('a video task\'s held charge over GraphQL', () => {
+  let t: TestGateway;
+  afterAll(() => t?.close());
+
+  it('shows the hold, then the settlement, on the usage record', async () => {
+    t = await startTestGateway({ config: fastVideoConfig() });
+    const key = await t.createKey();
+    const res = await fetch(`${t.url}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gen-imagine-video', prompt: 'hold [sim gen_ms=400]', duration: 2 }) });
+    const requestId = res.headers.get('x-svc-request-id')!;
+    const held = (await graphqlHttp(t, key, UsageRecordDocument, { id: requestId })).data!.usageRecord!;
+    expect(held.billing).toMatchObject({ state: 'held', heldMicrousd: 100_000, amountMicrousd: 100_000, settledAt: null });
+    const settled = await eventually(async () => {
+      const record = (await graphqlHttp(t, key, UsageRecordDocument, { id: requestId })).data!.usageRecord!;
+      return record.billing.state === 'settled' ? record : undefined;
+    }, 'the settlement', 8000);
+    expect(settled.billing.settledAt).toEqual(expect.any(Number));
   });
 });

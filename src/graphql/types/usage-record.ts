@@ -19,6 +19,9 @@ export class UsageMeasurement {
 
   @Field()
   output!: string;
+
+  @Field(() => String, { nullable: true, description: 'Set when the reasoning share of the output was counted by the gateway.' })
+  reasoning?: string | null;
 }
 
 @ObjectType({ description: 'A billable quantity: input, output, reasoning, cache_read, cache_write_5m, cache_write_1h, ...' })
@@ -79,6 +82,15 @@ export class Billing {
 
   @Field(() => [BillingLineItem], { name: 'lineItems' })
   line_items!: BillingLineItem[];
+
+  @Field({ description: '`final`; for tasks `held` (until the task ends), then `settled` or `refunded`.' })
+  state!: string;
+
+  @Field(() => GraphQLSafeInt, { name: 'heldMicrousd', nullable: true, description: 'For tasks: the amount held at submission.' })
+  held_microusd?: number | null;
+
+  @Field(() => Int, { name: 'settledAt', nullable: true, description: 'For tasks: Unix seconds the hold was settled or refunded.' })
+  settled_at?: number | null;
 }
 
 @ObjectType({ description: 'Public status and timing; which provider served the request stays internal.' })

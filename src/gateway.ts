@@ -35,6 +35,8 @@ import { VideoPoller } from './jobs/video-poller';
 import { VideoService } from './videos/video-service';
 import { VideoTaskStore } from './videos/video-task-store';
 import { videosRouter } from './videos/videos-router';
+import { EmbeddingsService } from './embeddings/embeddings-service';
+import { embeddingsRouter } from './embeddings/embeddings-router';
 
 export interface GatewayOptions {
   env: GatewayEnv;
@@ -126,6 +128,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       modelsRouter({ catalog, prices, pricingVersion, loadedAt }),
       chatRouter(services.chat, recorder, logger, jsonBody),
       videosRouter(videos, recorder, logger, jsonBody),
+      embeddingsRouter(new EmbeddingsService(catalog, metrics), recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
     requireApiKey: requireApiKey(keys),

@@ -19,6 +19,10 @@ export function mapUpstreamError(err: UpstreamError): GatewayError {
   if (cause === 'upstream_stream_error') return new GatewayError(502, 'upstream_stream_error', `The upstream reported an error mid-stream: ${err.message}`, { type: 'upstream_error', details });
   if (status === 400 || status === 422) return new GatewayError(400, upstreamCode ?? 'upstream_invalid_request', `The upstream rejected the request: ${err.message}`, { param, details });
   if (status === 413) return new GatewayError(413, 'request_body_too_large', `The upstream found the request too large: ${err.message}. Reduce it and retry.`, { details });
+  if (status === 429 && upstreamCode === 'insufficient_quota') {
+    // The gateway's own upstream account is out of credit: the operator's problem, not the client's rate limit.
+    return new GatewayError(502, 'upstream_quota_exhausted', 'The gateway\'s upstream account has run out of quota. This is an operator problem; report the request_id.', { type: 'upstream_error', details });
+  }
   if (status === 429) {
     return new GatewayError(429, upstreamCode ?? 'upstream_rate_limited', `The upstream is rate limiting: ${err.message}. Retry after the Retry-After delay.`, {
       type: 'rate_limit_error', retryAfterSeconds: retryAfterSeconds ?? 1, details,

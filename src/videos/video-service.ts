@@ -121,9 +121,10 @@ export class VideoService {
     if (task.status === 'submitting') {
       return this.finish(task, 'failed', { error: { code: 'submission_interrupted', message: 'The gateway stopped while submitting this task; it was not charged. Submit it again.' } });
     }
-    if (now >= task.deadlineAt.getTime()) {
-      return this.finish(task, 'expired', { error: { code: 'generation_timeout', message: 'The upstream did not finish the video in time; the charge was refunded. Submit it again.' } });
-    }
+    // Past the deadline the task still gets this one last poll: a video that did finish is not thrown away.
+    const pastDeadline = now >= task.deadlineAt.getTime();
+    const timedOut = () =>
+      this.finish(task, 'expired', { error: { code: 'generation_timeout', message: 'The upstream did not finish the video in time; the charge was refunded. Submit it again.' } });
     const candidate = this.candidateOf(task);
     const polling = candidate.model.config.video!.polling;
     let poll: VideoPoll;
@@ -136,6 +137,7 @@ export class VideoService {
       if (err instanceof UpstreamError && !err.details.retryable) {
         return this.finish(task, 'failed', { error: { code: 'upstream_error', message: `The upstream refused the task: ${err.message}` } });
       }
+      if (pastDeadline) return timedOut();
       this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
       const retryAfter = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
       return this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: nextPollAt(polling, task.pollCount + 1, now, retryAfter) });
@@ -148,6 +150,7 @@ export class VideoService {
     if (s.state === 'expired') {
       return this.finish(task, 'expired', { error: { code: 'expired', message: 'The upstream expired the task before it finished; the charge was refunded.' } });
     }
+    if (pastDeadline) return timedOut();
     const status = s.upstreamStatus === 'queued' && !s.progress ? 'queued' : 'in_progress';
     const updated = await this.deps.store.compareAndSet(task, {
       status,

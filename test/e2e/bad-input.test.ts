@@ -178,3 +178,27 @@ describe.each(TEST_DATABASES)('bad input on every route answers with the envelop
     expect(rows.filter((r) => r.statusCode === 200).every((r) => r.amountMicrousd > 0n)).toBe(true);
   });
 });
+
+describe('an upstream out of quota is the operator\'s problem', () => {
+  let t: TestGateway;
+  afterAll(() => t?.close());
+
+  it('answers 502 upstream_quota_exhausted, not a rate limit the client would retry', async () => {
+    t = await startTestGateway();
+    const key = await t.createKey();
+    const res = await fetch(`${t.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'x [sim status=429 code=insufficient_quota]' }] }),
+    });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as any).error.code).toBe('upstream_quota_exhausted');
+  });
+
+  it('a path with malformed percent-encoding is a 400 in the envelope', async () => {
+    const key = await t.createKey();
+    const res = await fetch(`${t.url}/api/usage/requests/%zz`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.code).toBe('invalid_request');
+  });
+});

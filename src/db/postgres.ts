@@ -8,6 +8,9 @@ const MIGRATION_LOCK_KEY = 7_340_001;
 
 export async function openPostgres(connectionString: string, poolSize: number): Promise<Database> {
   const pool = new Pool({ connectionString, max: poolSize });
+  // An idle connection the server closes (a restart, a failover, an administrator) leaves the pool by
+  // itself and the next query reconnects; unhandled, the 'error' event would end the process.
+  pool.on('error', () => undefined);
   // Fail at start-up with the driver's own message rather than on the first request.
   const probe = await pool.connect();
   probe.release();

@@ -22,7 +22,7 @@ describe('task updates cross instances through Redis', () => {
   let b: GatewayProcess | undefined;
 
   beforeAll(async () => {
-    sim = await startSimulator({ videoGenerationMs: 1200 });
+    sim = await startSimulator({ videoGenerationMs: 4000 });
     db = await createTestDatabase();
   });
   afterAll(async () => {

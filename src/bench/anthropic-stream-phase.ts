@@ -108,13 +108,12 @@ async function upstreamBodyOf(ctx: BenchContext, req: RequestSpec): Promise<unkn
 export const anthropicStream: Phase = {
   id: 'anthropic_stream',
   async run(ctx) {
-    const probeCounts = new EventCount();
-    const upstreamBody = await upstreamBodyOf(ctx, gatewayRequest(ctx, probeCounts));
+    const upstreamBody = await upstreamBodyOf(ctx, gatewayRequest(ctx, new EventCount()));
     const direct = createTarget('direct (Messages API)', ctx.simulator.url, { 'x-api-key': SIMULATOR_API_KEY, 'anthropic-version': ANTHROPIC_VERSION }, LOADED_STREAMS);
     const destroyDirect = onCleanup(() => direct.pool.destroy());
     const json: Record<string, unknown> = { model: MODEL, words: ctx.settings.anthropicWords, chunk_chars: CHUNK_CHARS, pace_ms: PACE_MS, upstream_body: upstreamBody };
     try {
-      for (const n of [1, LOADED_STREAMS]) json[n === 1 ? 'streams_1' : `streams_${n}`] = await measureAt(ctx, n, direct, upstreamBody);
+      for (const n of [1, LOADED_STREAMS]) json[`streams_${n}`] = await measureAt(ctx, n, direct, upstreamBody);
     } finally {
       await direct.pool.close().catch(() => undefined);
       await destroyDirect();

@@ -10,8 +10,12 @@ export function firstPollAt(polling: VideoCapabilities['polling'], now: number):
   return new Date(now + polling.first_poll_after_ms);
 }
 
-export function nextPollAt(polling: VideoCapabilities['polling'], pollCount: number, now: number, retryAfterSeconds?: number): Date {
+/**
+ * Counted from the poll's due time rather than from when the poller got to
+ * it, so a poller running a little late does not stretch every interval
+ * (but never sooner than half an interval from now, to avoid bursts).
+ */
+export function nextPollAt(polling: VideoCapabilities['polling'], pollCount: number, dueAt: number, now: number, retryAfterSeconds?: number): Date {
   const backoff = Math.min(polling.max_interval_ms, Math.round(polling.interval_ms * 1.25 ** Math.max(0, pollCount - 1)));
-  const delay = Math.max(backoff, (retryAfterSeconds ?? 0) * 1000);
-  return new Date(now + delay);
+  return new Date(Math.max(dueAt + backoff, now + backoff / 2, now + (retryAfterSeconds ?? 0) * 1000));
 }

@@ -27,7 +27,20 @@ export const startImageUrl = z
     message: 'must be an https:// URL or a data:image/(png|jpeg|webp);base64 URL',
   });
 
-export function xaiSubmissionSchema(caps: VideoCapabilities) {
+/** Schemas depend only on a model's capabilities, which live as long as the catalog: built once per model. */
+function cachedPerCapabilities<S>(build: (caps: VideoCapabilities) => S): (caps: VideoCapabilities) => S {
+  const cache = new WeakMap<VideoCapabilities, S>();
+  return (caps) => {
+    let schema = cache.get(caps);
+    if (!schema) cache.set(caps, (schema = build(caps)));
+    return schema;
+  };
+}
+
+export const xaiSubmissionSchema = cachedPerCapabilities(buildXaiSubmissionSchema);
+export const openAISubmissionSchema = cachedPerCapabilities(buildOpenAISubmissionSchema);
+
+function buildXaiSubmissionSchema(caps: VideoCapabilities) {
   const range = Array.isArray(caps.durations) ? { min: Math.min(...caps.durations), max: Math.max(...caps.durations) } : caps.durations;
   return z.strictObject({
     model: z.string(),
@@ -40,7 +53,7 @@ export function xaiSubmissionSchema(caps: VideoCapabilities) {
 }
 
 /** OpenAI Videos: `seconds` is a string on the wire ("4"); numbers are accepted too, as the SDK's types allow both. */
-export function openAISubmissionSchema(caps: VideoCapabilities) {
+function buildOpenAISubmissionSchema(caps: VideoCapabilities) {
   const allowed = (Array.isArray(caps.durations) ? caps.durations : rangeList(caps.durations)).map(String);
   return z.strictObject({
     model: z.string(),
@@ -59,6 +72,3 @@ export const remixSchema = z.strictObject({ prompt });
 function rangeList(range: { min: number; max: number }): number[] {
   return Array.from({ length: range.max - range.min + 1 }, (_, i) => range.min + i);
 }
-
-export type XaiSubmission = z.infer<ReturnType<typeof xaiSubmissionSchema>>;
-export type OpenAISubmission = z.infer<ReturnType<typeof openAISubmissionSchema>>;

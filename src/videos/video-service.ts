@@ -140,7 +140,7 @@ export class VideoService {
       if (pastDeadline) return timedOut();
       this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
       const retryAfter = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
-      return this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: nextPollAt(polling, task.pollCount + 1, now, retryAfter) });
+      return this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: nextPollAt(polling, task.pollCount + 1, task.nextPollAt.getTime(), now, retryAfter) });
     }
     const s = poll.status;
     if (s.state === 'completed') {
@@ -156,7 +156,7 @@ export class VideoService {
       status,
       progress: s.progress ?? task.progress,
       pollCount: task.pollCount + 1,
-      nextPollAt: nextPollAt(polling, task.pollCount + 1, now, poll.retryAfterSeconds),
+      nextPollAt: nextPollAt(polling, task.pollCount + 1, task.nextPollAt.getTime(), now, poll.retryAfterSeconds),
     });
     if (updated && (updated.status !== task.status || updated.progress !== task.progress)) this.deps.events.publish(updated);
     return updated;

@@ -18,7 +18,7 @@ export async function writeSse(res: Response, source: AsyncGenerator<object>, lo
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   });
-  res.flushHeaders();
+  // No separate flush: the headers leave with the first event, one write instead of two.
   try {
     for await (const item of source) {
       if (res.destroyed) break;

@@ -132,7 +132,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       usageRouter(services.usage),
     ],
     requireApiKey: requireApiKey(keys),
-    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { pubSub: subscriptionPubSub, catalogLoadedAt: loadedAt }))],
+    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { pubSub: subscriptionPubSub, catalogLoadedAt: loadedAt, isDraining: () => draining }))],
   });
   await graphql?.start();
   httpServer.on('request', app);

@@ -12,6 +12,8 @@ export interface GraphqlShared {
   /** Unix seconds the catalog was loaded: the `created` of every model record. */
   catalogLoadedAt: number;
   openStreams: OpenStreams;
+  /** True once the gateway is shutting down: no new subscriptions then. */
+  isDraining: () => boolean;
 }
 
 /** One operation's identity: its gateway request id and when it arrived. */

@@ -30,6 +30,8 @@ export interface GraphqlOptions {
   pubSub: SubscriptionPubSub;
   /** Unix seconds the catalog was loaded; pass REST's value so both list the same `created`. */
   catalogLoadedAt?: number;
+  /** The gateway's shutdown state, shared with the REST overload guard. */
+  isDraining?: () => boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export function mountGraphql(
     pubSub: options.pubSub.pubSub,
     catalogLoadedAt: options.catalogLoadedAt ?? Math.floor(Date.now() / 1000),
     openStreams: new OpenStreams(),
+    isDraining: options.isDraining ?? (() => false),
   };
   let running: RunningGraphql | undefined;
   // Nothing listens before start(), so a request that finds GraphQL not running came after stop().

@@ -208,16 +208,19 @@ describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (data
     expect(body.billing.amount_microusd).toBe(0);
   });
 
-  it('keeps the provider\'s prompt figures of a Claude stream cut off mid-way, estimating only the output', async () => {
+  it.each([
+    ['claude-haiku-4-5', 'anthropic'],
+    ['gemini-2.5-flash', 'gemini'],
+  ])('keeps the provider\'s prompt figures of a %s stream cut off mid-way, estimating only the output', async (model, family) => {
     const res = await fetch(`${t.baseURL}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude-haiku-4-5', stream: true, messages: [{ role: 'user', content: 'long one [sim cut_after=3 words=100]' }] }),
+      body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'long one [sim cut_after=3 words=100]' }] }),
     });
     expect(await res.text()).not.toContain('[DONE]');
     const { body } = await fetchUsageRecord(t, key, res.headers.get('x-svc-request-id')!);
     expect(body.usage.measurement).toEqual({ input: 'provider', output: 'local_estimate' });
-    expect(body.provider_usage.family).toBe('anthropic');
+    expect(body.provider_usage.family).toBe(family);
     expect(body.usage.completion_tokens).toBeGreaterThan(0);
     expect(body.billing.amount_microusd).toBe(0);
   });

@@ -42,7 +42,7 @@ function chunksOf(events: ChatStreamEvent[]): ChatCompletionChunk[] {
 }
 
 function usageEvents(events: ChatStreamEvent[]) {
-  return events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
+  return events.flatMap((event) => (event.type === 'usage' && !event.partial ? [event.usage] : []));
 }
 
 const usage = (raw: object, inputTokens: number, outputTokens: number, reasoningTokens: number) => ({

@@ -33,11 +33,17 @@ export const geminiChatAdapter: ChatAdapter = {
     const res = await post(call, true);
     if (res.status >= 400) throw geminiErrorFromResponse(res.status, res.headers, await readBodyText(res.body, 1024 * 1024));
     const state = new GeminiStreamState(call.upstreamModel);
+    let promptReported = false;
     try {
       for await (const event of parseSse(res.body)) {
         const json = parseGeminiJson(event.data);
         if (typeof json === 'object' && json !== null && 'error' in json) throw geminiStreamError(json);
         for (const chunk of state.toChunks(readGeminiAnswer(json))) yield { type: 'chunk', chunk };
+        // The first running total already has the exact prompt side: kept in case the stream is cut off.
+        if (!promptReported && state.usage) {
+          promptReported = true;
+          yield { type: 'usage', usage: convertGeminiUsage(state.usage), partial: true };
+        }
       }
     } catch (err) {
       throw toStreamReadError(err, call.signal);

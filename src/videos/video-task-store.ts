@@ -2,6 +2,7 @@ import type { Database } from '../db/database';
 import type { Prisma, PrismaClient, VideoTask } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
 import { refundHeldCharge } from '../billing/task-billing';
+import { changeAssignments, rowToVideoTask, type TaskChanges } from './video-task-row';
 
 export type { VideoTask };
 
@@ -41,7 +42,7 @@ export class VideoTaskStore {
    */
   async claimDue(owner: string, limit: number, leaseMs: number): Promise<VideoTask[]> {
     // Through the driver: an idle instance runs this every round, and it should cost one round trip, nothing more.
-    const { rows } = await this.db.query<{ id: string }>(
+    const { rows } = await this.db.query<Record<string, unknown>>(
       `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
        WHERE "id" IN (
          SELECT "id" FROM "video_tasks"
@@ -49,23 +50,22 @@ export class VideoTaskStore {
            AND ("lease_until" IS NULL OR "lease_until" < now())
          ORDER BY "next_poll_at" LIMIT $3
          FOR UPDATE SKIP LOCKED)
-       RETURNING "id"`,
+       RETURNING *`,
       [owner, leaseMs, limit],
     );
-    if (!rows.length) return [];
-    return this.prisma.videoTask.findMany({ where: { id: { in: rows.map((r) => r.id) }, leaseOwner: owner } });
+    return rows.map(rowToVideoTask);
   }
 
   /** Leases one task if it is due and nobody holds it (a client's GET of a due task). */
   async claimIfDue(owner: string, id: string, leaseMs: number): Promise<VideoTask | null> {
-    const { rows } = await this.db.query<{ id: string }>(
+    const { rows } = await this.db.query<Record<string, unknown>>(
       `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
        WHERE "id" = $3 AND "status" IN ('queued', 'in_progress') AND "next_poll_at" <= now()
          AND ("lease_until" IS NULL OR "lease_until" < now())
-       RETURNING "id"`,
+       RETURNING *`,
       [owner, leaseMs, id],
     );
-    return rows.length ? this.prisma.videoTask.findUnique({ where: { id } }) : null;
+    return rows.length ? rowToVideoTask(rows[0]) : null;
   }
 
   /**
@@ -77,19 +77,32 @@ export class VideoTaskStore {
    */
   async compareAndSet(
     task: Pick<VideoTask, 'id' | 'version' | 'leaseOwner'>,
-    changes: Prisma.VideoTaskUncheckedUpdateManyInput,
+    changes: TaskChanges,
     alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
   ): Promise<VideoTask | null> {
+    if (!alsoInTransaction) return this.compareAndSetAlone(task, changes);
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.videoTask.updateMany({
         // A leased task changes only under its lease: a poller whose lease ran out and was taken over writes nothing.
         where: { id: task.id, version: task.version, ...(task.leaseOwner ? { leaseOwner: task.leaseOwner } : {}) },
-        data: { ...changes, version: { increment: 1 }, updatedAt: new Date(), leaseOwner: null, leaseUntil: null },
+        data: { ...(changes as Prisma.VideoTaskUncheckedUpdateManyInput), version: { increment: 1 }, updatedAt: new Date(), leaseOwner: null, leaseUntil: null },
       });
       if (count !== 1) return null;
-      if (alsoInTransaction) await alsoInTransaction(tx);
+      await alsoInTransaction(tx);
       return tx.videoTask.findUnique({ where: { id: task.id } });
     });
+  }
+
+  /** The common case (a poll that found the task still running): one statement, one round trip. */
+  private async compareAndSetAlone(task: Pick<VideoTask, 'id' | 'version' | 'leaseOwner'>, changes: TaskChanges): Promise<VideoTask | null> {
+    const { sql, params } = changeAssignments(changes, 4);
+    const { rows } = await this.db.query<Record<string, unknown>>(
+      `UPDATE "video_tasks" SET ${[...sql, '"version" = "version" + 1', '"updated_at" = now()', '"lease_owner" = NULL', '"lease_until" = NULL'].join(', ')}
+       WHERE "id" = $1 AND "version" = $2 AND ($3::text IS NULL OR "lease_owner" = $3)
+       RETURNING *`,
+      [task.id, task.version, task.leaseOwner ?? null, ...params],
+    );
+    return rows.length ? rowToVideoTask(rows[0]) : null;
   }
 
   /** Ends the held charge of a submission whose task never started. */

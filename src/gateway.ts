@@ -105,7 +105,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const videoTasks = new VideoTaskStore(db);
   const subscriptionPubSub = createSubscriptionPubSub(env.REDIS_URL, logger);
   const videos = new VideoService({
-    catalog, store: videoTasks, prices, events: pubSubTaskEvents(subscriptionPubSub.pubSub), metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
+    catalog, store: videoTasks, events: pubSubTaskEvents(subscriptionPubSub.pubSub), metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
   });
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),

@@ -9,7 +9,7 @@ export function newRequestId(): string {
 }
 
 /** Every response, errors included, carries the gateway request id. */
-export function requestId(req: Request, res: Response, next: NextFunction): void {
+export function requestId(_req: Request, res: Response, next: NextFunction): void {
   const id = newRequestId();
   const l: RequestLocals = { requestId: id, startedAt: performance.now(), createdAt: new Date() };
   Object.assign(res.locals, l);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
-import type { PriceTable } from '../billing/price-table';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import { GatewayError } from '../http/errors';
 import { toGatewayError } from '../http/map-upstream-error';
@@ -32,7 +31,6 @@ export interface UploadedImage {
 export interface VideoServiceDeps {
   catalog: Catalog;
   store: VideoTaskStore;
-  prices: PriceTable;
   events: TaskEvents;
   metrics: GatewayMetrics;
   logger: Logger;

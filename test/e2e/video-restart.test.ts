@@ -1,4 +1,3 @@
-import { loadGatewayConfig } from '../../src/config/load-config';
 import { openDatabase } from '../../src/db/database';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server';
 import { fastVideoConfig } from '../support/fast-video-config';

@@ -20,19 +20,45 @@ export function createLogger(
   base: Record<string, unknown> = {},
   write: (line: string) => void = (line) => process.stdout.write(line),
 ): Logger {
-  const threshold = RANK[level];
-  const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[lvl] < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer) + '\n');
-  };
-  return {
-    debug: (msg, fields) => emit('debug', msg, fields),
-    info: (msg, fields) => emit('info', msg, fields),
-    warn: (msg, fields) => emit('warn', msg, fields),
-    error: (msg, fields) => emit('error', msg, fields),
-    child: (fields) => createLogger(level, { ...base, ...fields }, write),
-    enabled: (lvl) => RANK[lvl] >= threshold,
-  };
+  return new JsonLogger(RANK[level], base, write);
+}
+
+/** Methods on the prototype: a child logger per request costs one small object, not a set of closures. */
+class JsonLogger implements Logger {
+  constructor(
+    private readonly threshold: number,
+    private readonly base: Record<string, unknown>,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    this.emit('debug', msg, fields);
+  }
+
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.emit('info', msg, fields);
+  }
+
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.emit('warn', msg, fields);
+  }
+
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.emit('error', msg, fields);
+  }
+
+  child(fields: Record<string, unknown>): Logger {
+    return new JsonLogger(this.threshold, { ...this.base, ...fields }, this.write);
+  }
+
+  enabled(level: LogLevel): boolean {
+    return RANK[level] >= this.threshold;
+  }
+
+  private emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+    if (RANK[level] < this.threshold) return;
+    this.write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...this.base, ...fields }, errorReplacer) + '\n');
+  }
 }
 
 function errorReplacer(_key: string, value: unknown): unknown {

@@ -1,5 +1,6 @@
 import type { SimulatorContext } from './context';
 import type { Directives } from './directives';
+import type { Exchange } from './routing';
 import { pause, untilAborted } from './pause';
 
 /** An error the directives asked for, for the protocol to dress in its own error shape. */
@@ -62,4 +63,14 @@ export async function passDirectiveGateOrAnswer(
   if (verdict.proceed) return true;
   if (verdict.failure) sendFailure(verdict.failure);
   return false;
+}
+
+/**
+ * A protocol's gate: the shared knobs, with a failure answered in that
+ * protocol's error shape (`answer` gets the response, the failure and the
+ * model the request named).
+ */
+export function protocolDirectiveGate(answer: (res: Exchange['res'], failure: SimulatedFailure, model: string) => void) {
+  return (context: SimulatorContext, exchange: Exchange, directives: Directives, promptKey: string, model: string): Promise<boolean> =>
+    passDirectiveGateOrAnswer(context, exchange.signal, directives, promptKey, (failure) => answer(exchange.res, failure, model));
 }

@@ -1,20 +1,5 @@
-import type { SimulatorContext } from '../context';
-import { passDirectiveGateOrAnswer } from '../directive-gate';
-import type { Directives } from '../directives';
-import type { Exchange } from '../routing';
+import { protocolDirectiveGate } from '../directive-gate';
 import { sendGeminiError, simulatedFailure } from './errors';
 
-/**
- * The shared latency, hang and failure directives, answered in Google's
- * error shape. True when the request should go on to its answer; false when
- * the gate already answered or the client went away.
- */
-export async function passGeminiDirectiveGate(
-  context: SimulatorContext,
-  exchange: Exchange,
-  directives: Directives,
-  promptKey: string,
-  model: string,
-): Promise<boolean> {
-  return passDirectiveGateOrAnswer(context, exchange.signal, directives, promptKey, (failure) => sendGeminiError(exchange.res, simulatedFailure(failure, model)));
-}
+/** The shared latency, hang and failure directives, answered in Google's error shape. */
+export const passGeminiDirectiveGate = protocolDirectiveGate((res, failure, model) => sendGeminiError(res, simulatedFailure(failure, model)));

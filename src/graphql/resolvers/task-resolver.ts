@@ -6,7 +6,8 @@ import type { GraphqlContext } from '../context';
 import { badUserInput } from '../errors';
 import { allTaskUpdates, oneTaskUpdates } from '../task-updates';
 import { VideoTask } from '../types/video-task';
-import { MAX_TASK_PAGE_SIZE, VideoTaskConnection, VideoTasksArgs } from '../types/video-task-connection';
+import { pageSize } from '../types/page-args';
+import { VideoTaskConnection, VideoTasksArgs } from '../types/video-task-connection';
 
 type TaskSubscribe = SubscribeResolverData<unknown, { id: string }, GraphqlContext>;
 
@@ -22,9 +23,8 @@ export class TaskResolver {
   @Query(() => VideoTaskConnection, { description: "The calling key's video tasks, newest first." })
   async tasks(@Args(() => VideoTasksArgs) args: VideoTasksArgs, @Ctx() ctx: GraphqlContext): Promise<VideoTaskConnection> {
     const { first, after, status, model } = args;
-    if (first === null || first < 1 || first > MAX_TASK_PAGE_SIZE) throw badUserInput('first', `must be between 1 and ${MAX_TASK_PAGE_SIZE}.`);
     try {
-      const page = await ctx.services.videoTasks.page(ctx.principal.keyId, first, after ?? null, {
+      const page = await ctx.services.videoTasks.page(ctx.principal.keyId, pageSize(first), after ?? null, {
         status: status ? [status] : undefined,
         model: model ?? undefined,
       });

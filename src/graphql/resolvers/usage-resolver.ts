@@ -5,7 +5,8 @@ import type { GraphqlContext } from '../context';
 import { badUserInput } from '../errors';
 import { UsageRecord } from '../types/usage-record';
 import { UsageRecordConnection } from '../types/usage-record-connection';
-import { MAX_USAGE_PAGE_SIZE, UsageRecordsArgs } from '../types/usage-records-args';
+import { pageSize } from '../types/page-args';
+import { UsageRecordsArgs } from '../types/usage-records-args';
 
 /** The usage records of GET /api/usage/requests/{id}, readable only by the key that made each request. */
 @Resolver()
@@ -18,9 +19,8 @@ export class UsageResolver {
   @Query(() => UsageRecordConnection, { description: "The calling key's usage records, newest first." })
   async usageRecords(@Args(() => UsageRecordsArgs) args: UsageRecordsArgs, @Ctx() ctx: GraphqlContext): Promise<UsageRecordConnection> {
     const { first, after, model, since, until } = args;
-    if (first === null || first < 1 || first > MAX_USAGE_PAGE_SIZE) throw badUserInput('first', `must be between 1 and ${MAX_USAGE_PAGE_SIZE}.`);
     try {
-      const page = await ctx.services.usage.page(ctx.principal, first, after ?? null, {
+      const page = await ctx.services.usage.page(ctx.principal, pageSize(first), after ?? null, {
         model: model ?? undefined,
         since: since ?? undefined,
         until: until ?? undefined,

@@ -1,9 +1,8 @@
-import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ObjectType } from 'type-graphql';
 import type { TaskSnapshot } from '../../videos/video-views';
+import { PageArgs } from './page-args';
 import { PageInfo } from './usage-record-connection';
 import { VideoTask, VideoTaskStatus } from './video-task';
-
-export const MAX_TASK_PAGE_SIZE = 100;
 
 @ObjectType()
 export class VideoTaskEdge {
@@ -24,13 +23,7 @@ export class VideoTaskConnection {
 }
 
 @ArgsType()
-export class VideoTasksArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 20, description: `Tasks per page, 1 to ${MAX_TASK_PAGE_SIZE}.` })
-  first!: number | null;
-
-  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
-  after?: string | null;
-
+export class VideoTasksArgs extends PageArgs {
   @Field(() => VideoTaskStatus, { nullable: true, description: 'Only tasks in this status.' })
   status?: VideoTaskStatus | null;
 

@@ -11,13 +11,14 @@ import { UsageSpool } from './billing/usage-spool';
 import { UsageWriter } from './billing/usage-writer';
 import { Catalog } from './catalog/catalog';
 import { needsSimulator, resolveProviders } from './catalog/providers';
-import { chatRouter } from './chat/chat-router';
+import { chatRoute } from './chat/chat-router';
 import { ChatService } from './chat/chat-service';
 import type { GatewayEnv } from './config/env';
 import type { GatewayConfig } from './config/gateway-config-schema';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
-import { buildApp, jsonBodyParser } from './http/app';
+import { buildRequestListener } from './http/app';
+import { jsonBody as jsonBodyReader } from './http/json-body';
 import { requireApiKey } from './http/auth';
 import { OverloadGuard } from './http/overload-guard';
 import { KeyStore } from './keys/key-store';
@@ -36,7 +37,7 @@ import { VideoService } from './videos/video-service';
 import { VideoTaskStore } from './videos/video-task-store';
 import { videosRouter } from './videos/videos-router';
 import { EmbeddingsService } from './embeddings/embeddings-service';
-import { embeddingsRouter } from './embeddings/embeddings-router';
+import { embeddingsRoute } from './embeddings/embeddings-router';
 
 export interface GatewayOptions {
   env: GatewayEnv;
@@ -117,25 +118,24 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 
   const loadedAt = Math.floor(Date.now() / 1000);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
-  const jsonBody = jsonBodyParser(env.GATEWAY_MAX_BODY_BYTES);
+  const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
   let draining = false;
-  const app = buildApp({
-    logger, metrics, guard, bodyLimit: env.GATEWAY_MAX_BODY_BYTES, logRequests: env.LOG_REQUESTS,
+  const listener = buildRequestListener({
+    logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [healthRouter(db, metrics, () => draining), adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody)],
     authenticated: [
       modelsRouter({ catalog, prices, pricingVersion, loadedAt }),
-      chatRouter(services.chat, recorder, logger, jsonBody),
       videosRouter(videos, recorder, logger, jsonBody),
-      embeddingsRouter(new EmbeddingsService(catalog, metrics), recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
+    direct: [chatRoute(services.chat, recorder, logger, jsonBody), embeddingsRoute(new EmbeddingsService(catalog, metrics), recorder, logger, jsonBody)],
     requireApiKey: requireApiKey(keys),
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { pubSub: subscriptionPubSub, catalogLoadedAt: loadedAt, isDraining: () => draining }))],
   });
   await graphql?.start();
-  httpServer.on('request', app);
+  httpServer.on('request', listener);
   httpServer.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

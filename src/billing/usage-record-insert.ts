@@ -2,10 +2,13 @@ import type { Database } from '../db/database';
 import type { UsageRecordRow } from './usage-record';
 
 /**
- * Column by column: the SQL type and how a row's value is sent. One fixed
- * statement inserts any number of rows (`unnest` of one array per column),
- * so the driver prepares it once and Prisma's query compiler stays off the
- * hot path. `ON CONFLICT DO NOTHING` makes replays idempotent.
+ * Column by column: the SQL type and the row's value under the column's
+ * name. The rows go to the database as one JSON array, a single parameter
+ * of one fixed statement (`json_to_recordset`), so any number of rows costs
+ * one `JSON.stringify` on the gateway (no per-value escaping into PostgreSQL
+ * arrays) and Prisma's query compiler stays off the hot path. JSON columns
+ * travel as nested JSON; bigints as strings, which PostgreSQL reads exactly.
+ * `ON CONFLICT DO NOTHING` makes replays idempotent.
  */
 const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow) => unknown]> = [
   ['id', 'text', (r) => r.id],
@@ -18,32 +21,35 @@ const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow)
   ['prompt_tokens', 'int', (r) => r.promptTokens],
   ['completion_tokens', 'int', (r) => r.completionTokens],
   ['total_tokens', 'int', (r) => r.totalTokens],
-  ['measurement', 'jsonb', (r) => json(r.measurement)],
-  ['dimensions', 'jsonb', (r) => json(r.dimensions)],
+  ['measurement', 'jsonb', (r) => r.measurement],
+  ['dimensions', 'jsonb', (r) => r.dimensions],
   ['currency', 'text', (r) => r.currency],
   ['amount_microusd', 'bigint', (r) => r.amountMicrousd.toString()],
   ['pricing_version', 'int', (r) => r.pricingVersion],
-  ['line_items', 'jsonb', (r) => json(r.lineItems)],
-  ['routing', 'jsonb', (r) => json(r.routing)],
-  ['provider_usage', 'jsonb', (r) => json(r.providerUsage)],
+  ['line_items', 'jsonb', (r) => r.lineItems],
+  ['routing', 'jsonb', (r) => r.routing],
+  ['provider_usage', 'jsonb', (r) => r.providerUsage],
   ['log_id', 'text', (r) => r.logId],
-  ['served_by', 'jsonb', (r) => json(r.servedBy)],
+  ['served_by', 'jsonb', (r) => r.servedBy],
   ['error_code', 'text', (r) => r.errorCode],
   ['billing_state', 'text', (r) => r.billingState],
   ['task_id', 'text', (r) => r.taskId],
   ['held_microusd', 'bigint', (r) => r.heldMicrousd?.toString() ?? null],
 ];
 
+const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');
+
 const INSERT_SQL =
-  `INSERT INTO "usage_records" (${COLUMNS.map(([c]) => `"${c}"`).join(', ')}) ` +
-  `SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) ` +
+  `INSERT INTO "usage_records" (${COLUMN_LIST}) ` +
+  `SELECT ${COLUMN_LIST} FROM json_to_recordset($1::json) AS r(${COLUMNS.map(([c, type]) => `"${c}" ${type}`).join(', ')}) ` +
   'ON CONFLICT ("id") DO NOTHING';
 
 export async function insertUsageRecords(db: Pick<Database, 'query'>, rows: UsageRecordRow[]): Promise<void> {
-  const params = COLUMNS.map(([, , value]) => rows.map(value));
-  await db.query(INSERT_SQL, params);
+  await db.query(INSERT_SQL, [JSON.stringify(rows.map(toColumns))]);
 }
 
-function json(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
+function toColumns(row: UsageRecordRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [column, , value] of COLUMNS) out[column] = value(row);
+  return out;
 }

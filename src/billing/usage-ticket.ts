@@ -15,6 +15,8 @@ export interface Settlement {
   heldForTask?: string;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
  * The promise of exactly one usage record for one request. Whoever finishes
  * the request (the service on success, the error handler on failure)
@@ -28,11 +30,12 @@ export class UsageTicket {
 
   /**
    * Records what the client asked for before it is validated, so a refused
-   * request still names its model: bounded, and without the NUL characters
-   * PostgreSQL cannot store in text.
+   * request still names its model: bounded, and without what PostgreSQL
+   * cannot store in text (NUL characters, and halves of a surrogate pair,
+   * which the cut at 256 can also leave behind).
    */
   noteRequestedModel(raw: unknown): void {
-    if (typeof raw === 'string') this.model = raw.replace(/\u0000/g, '').slice(0, 256);
+    if (typeof raw === 'string') this.model = raw.replace(/\u0000/g, '').slice(0, 256).replace(LONE_SURROGATE, '\ufffd');
   }
 
   constructor(

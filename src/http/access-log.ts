@@ -1,28 +1,34 @@
-import type { NextFunction, Request, Response } from 'express';
 import { logIdFor } from '../billing/usage-record';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
+import { requestPath, type HttpRequest, type HttpResponse, type Next } from './http-types';
 import { locals } from './request-locals';
+
+/** The matched route of an express request (`req.baseUrl` + `req.route.path`). */
+interface ExpressRouteInfo {
+  baseUrl?: string;
+  route?: { path?: string };
+}
 
 /** One structured log line and the request metrics per request, when its response ends or the client leaves. */
 export function accessLog(logger: Logger, metrics: GatewayMetrics, logRequests: boolean) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: HttpRequest, res: HttpResponse, next: Next): void => {
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
       const l = locals(res);
       const seconds = (performance.now() - l.startedAt) / 1000;
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       const status = res.writableFinished ? res.statusCode : 499;
-      metrics.httpRequests.inc({ method: req.method, route, status: String(status) });
+      const route = l.route ?? routeOf(req as HttpRequest & ExpressRouteInfo);
+      metrics.httpRequests.inc({ method: req.method ?? '', route, status: String(status) });
       metrics.httpDuration.observe({ route }, seconds);
       if (logRequests) {
         logger.info('request', {
           request_id: l.requestId,
           log_id: logIdFor(l.requestId),
           method: req.method,
-          path: req.path,
+          path: requestPath(req),
           status,
           duration_ms: Math.round(seconds * 1e4) / 10,
           key_id: l.principal?.keyId,
@@ -33,4 +39,8 @@ export function accessLog(logger: Logger, metrics: GatewayMetrics, logRequests: 
     res.once('close', finish);
     next();
   };
+}
+
+function routeOf(req: ExpressRouteInfo): string {
+  return req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
 }

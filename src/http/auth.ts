@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
 import type { KeyStore } from '../keys/key-store';
 import { Errors } from './errors';
+import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { locals } from './request-locals';
 
 export function bearerToken(header: string | undefined): string | undefined {
@@ -12,7 +12,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401. */
 export function requireApiKey(keys: KeyStore) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async (req: HttpRequest, res: HttpResponse, next: Next): Promise<void> => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(Errors.missingApiKey());
     const principal = await keys.authenticate(token);
@@ -25,7 +25,7 @@ export function requireApiKey(keys: KeyStore) {
 /** The operator's admin token (GATEWAY_ADMIN_TOKEN), compared in constant time. */
 export function requireAdminToken(adminToken: string | undefined) {
   const expected = adminToken ? digest(adminToken) : undefined;
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  return (req: HttpRequest, _res: HttpResponse, next: Next): void => {
     if (!expected) return next(Errors.adminDisabled());
     const token = bearerToken(req.headers.authorization);
     if (!token || !timingSafeEqual(digest(token), expected)) return next(Errors.invalidAdminToken());

@@ -1,18 +1,12 @@
-import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../observability/logger';
 import { Errors, GatewayError } from './errors';
+import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { toGatewayError } from './map-upstream-error';
 import { locals } from './request-locals';
 import { sendError } from './send-error';
 
-/** Body-parser failures, recognised by the `type` it sets on its errors. */
-function fromBodyParser(err: unknown, limit: number): GatewayError | undefined {
-  const type = (err as { type?: string })?.type;
-  if (type === 'entity.too.large') return Errors.bodyTooLarge(limit);
-  if (type === 'entity.parse.failed') return Errors.malformedJson((err as Error).message);
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return Errors.unsupportedMediaType('UTF-8 JSON');
-  if (type === 'request.aborted') return new GatewayError(400, 'request_aborted', 'The client closed the connection while sending the body.');
-  // Express's own refusals (a path with malformed percent-encoding, say) carry a 4xx `status`.
+/** Express's own refusals (a path with malformed percent-encoding, say) carry a 4xx `status`. */
+function fromExpress(err: unknown): GatewayError | undefined {
   const status = (err as { status?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) return new GatewayError(400, 'invalid_request', `The request could not be read: ${(err as Error).message}`);
   return undefined;
@@ -24,10 +18,10 @@ function fromBodyParser(err: unknown, limit: number): GatewayError | undefined {
  * answer goes out. Unknown errors are logged with their stack and answered
  * with a plain 500 envelope, never a stack trace.
  */
-export function errorHandler(logger: Logger, bodyLimit: number) {
-  return async (err: unknown, _req: Request, res: Response, _next: NextFunction): Promise<void> => {
+export function errorHandler(logger: Logger) {
+  return async (err: unknown, _req: HttpRequest, res: HttpResponse, _next: Next): Promise<void> => {
     const l = locals(res);
-    let gatewayError = toGatewayError(err) ?? fromBodyParser(err, bodyLimit);
+    let gatewayError = toGatewayError(err) ?? fromExpress(err);
     if (!gatewayError) {
       logger.error('unhandled error', { request_id: l.requestId, err });
       gatewayError = Errors.internal();

@@ -1,9 +1,9 @@
-import type { NextFunction, Request, Response } from 'express';
 import { Errors } from './errors';
+import { requestPath, type HttpRequest, type HttpResponse, type Next } from './http-types';
 
 export function methodNotAllowed(allowed: string[]) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: HttpRequest, res: HttpResponse, next: Next): void => {
     res.setHeader('Allow', allowed.join(', '));
-    next(Errors.methodNotAllowed(req.method, req.path, allowed));
+    next(Errors.methodNotAllowed(req.method ?? '', requestPath(req), allowed));
   };
 }

@@ -1,7 +1,7 @@
-import type { NextFunction, Request, Response } from 'express';
 import type { UsageRecorder } from '../billing/usage-recorder';
 import { UsageTicket } from '../billing/usage-ticket';
 import type { Logger } from '../observability/logger';
+import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { locals } from './request-locals';
 
 /**
@@ -10,7 +10,7 @@ import { locals } from './request-locals';
  * disconnects before the response is complete.
  */
 export function modelCallContext(endpoint: string, recorder: UsageRecorder, logger: Logger) {
-  return (_req: Request, res: Response, next: NextFunction): void => {
+  return (_req: HttpRequest, res: HttpResponse, next: Next): void => {
     const l = locals(res);
     const principal = l.principal!;
     const ticket = new UsageTicket(recorder, l.requestId, principal, endpoint, l.createdAt, l.startedAt);

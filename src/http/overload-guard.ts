@@ -1,6 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
 import type { GatewayMetrics } from '../observability/metrics';
 import { Errors } from './errors';
+import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { sendError } from './send-error';
 
 /**
@@ -22,7 +22,7 @@ export class OverloadGuard {
     return this.inFlight;
   }
 
-  middleware = (_req: Request, res: Response, next: NextFunction): void => {
+  middleware = (_req: HttpRequest, res: HttpResponse, next: Next): void => {
     if (this.draining) return sendError(res, Errors.shuttingDown());
     if (this.max > 0 && this.inFlight >= this.max) return sendError(res, Errors.overloaded(1));
     this.inFlight++;

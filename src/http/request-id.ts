@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { HttpRequest, HttpResponse, Next } from './http-types';
 import type { RequestLocals } from './request-locals';
 
 export const REQUEST_ID_HEADER = 'X-Svc-Request-Id';
@@ -9,10 +9,10 @@ export function newRequestId(): string {
 }
 
 /** Every response, errors included, carries the gateway request id. */
-export function requestId(_req: Request, res: Response, next: NextFunction): void {
+export function requestId(_req: HttpRequest, res: HttpResponse, next: Next): void {
   const id = newRequestId();
   const l: RequestLocals = { requestId: id, startedAt: performance.now(), createdAt: new Date() };
-  Object.assign(res.locals, l);
+  res.locals = res.locals ? Object.assign(res.locals, l) : (l as unknown as Record<string, unknown>);
   res.setHeader(REQUEST_ID_HEADER, id);
   next();
 }

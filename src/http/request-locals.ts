@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { UsageTicket } from '../billing/usage-ticket';
 import type { Principal } from '../keys/principal';
 import type { RequestContext } from './request-context';
@@ -8,11 +8,13 @@ export interface RequestLocals {
   requestId: string;
   startedAt: number;
   createdAt: Date;
+  /** The route's label for metrics, set by the direct routes (express requests take it from `req.route`). */
+  route?: string;
   principal?: Principal;
   ticket?: UsageTicket;
   context?: RequestContext;
 }
 
-export function locals(res: Response): RequestLocals {
-  return res.locals as unknown as RequestLocals;
+export function locals(res: ServerResponse): RequestLocals {
+  return (res as ServerResponse & { locals: RequestLocals }).locals;
 }

@@ -1,8 +1,9 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { toEnvelope, type GatewayError } from './errors';
 import { locals } from './request-locals';
+import { sendJson } from './send-json';
 
-export function sendError(res: Response, err: GatewayError): void {
+export function sendError(res: ServerResponse, err: GatewayError): void {
   if (err.options.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.options.retryAfterSeconds));
-  res.status(err.status).json(toEnvelope(err, locals(res).requestId));
+  sendJson(res, err.status, toEnvelope(err, locals(res).requestId));
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger';
 import { Errors, toEnvelope } from './errors';
 import { toGatewayError } from './map-upstream-error';
@@ -11,7 +11,7 @@ import { locals } from './request-locals';
  * started is sent as a final `data: {"error": ...}` event (what OpenAI's
  * clients expect) with no [DONE], so the client knows the answer is incomplete.
  */
-export async function writeSse(res: Response, source: AsyncGenerator<object>, logger: Logger): Promise<void> {
+export async function writeSse(res: ServerResponse, source: AsyncGenerator<object>, logger: Logger): Promise<void> {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
@@ -34,7 +34,7 @@ export async function writeSse(res: Response, source: AsyncGenerator<object>, lo
   }
 }
 
-function drained(res: Response): Promise<void> {
+function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { directRoutes } from './direct-routes';
+import { GatewayError } from './errors';
+import type { Middleware } from './http-types';
+import { locals } from './request-locals';
+import { sendJson } from './send-json';
+
+describe('directRoutes', () => {
+  let server: Server;
+  let url: string;
+  const trail: string[] = [];
+
+  beforeAll(async () => {
+    const before: Middleware = (_req, res, next) => {
+      trail.push(`before ${locals(res).route}`);
+      next();
+    };
+    const listener = directRoutes(
+      [
+        {
+          path: '/v1/things',
+          methods: {
+            POST: [(_req, res) => sendJson(res, 200, { served: 'direct' })],
+            GET: [
+              async (req) => {
+                if (req.url?.includes('reject')) throw new GatewayError(418, 'rejected', 'async failure');
+                throw new Error('plain failure');
+              },
+            ],
+          },
+        },
+      ],
+      [before],
+      (err, _req, res) => {
+        const e = err as GatewayError;
+        sendJson(res, e.status ?? 500, { code: e.code ?? 'internal_error' });
+      },
+      (_req, res) => sendJson(res, 200, { served: 'fallback' }),
+    );
+    server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const call = async (method: string, path: string) => {
+    const res = await fetch(`${url}${path}`, { method });
+    return { status: res.status, allow: res.headers.get('allow'), body: await res.json() };
+  };
+
+  it('matches the exact path, ignoring case, the query string and one trailing slash', async () => {
+    for (const path of ['/v1/things', '/V1/Things', '/v1/things/', '/v1/things?x=1']) {
+      expect(await call('POST', path)).toMatchObject({ status: 200, body: { served: 'direct' } });
+    }
+    expect(trail.at(-1)).toBe('before /v1/things');
+  });
+
+  it('hands every other path to the fallback', async () => {
+    for (const path of ['/v1/thing', '/v1/things/1', '/', '/v1/things//']) {
+      expect(await call('POST', path)).toMatchObject({ status: 200, body: { served: 'fallback' } });
+    }
+  });
+
+  it('answers another method with 405 and Allow, after the shared middlewares', async () => {
+    trail.length = 0;
+    const answer = await call('DELETE', '/v1/things');
+    expect(answer).toMatchObject({ status: 405, allow: 'POST, GET', body: { code: 'method_not_allowed' } });
+    expect(trail).toEqual(['before /v1/things']);
+  });
+
+  it('sends thrown errors and rejected promises to the error handler', async () => {
+    expect(await call('GET', '/v1/things?reject')).toMatchObject({ status: 418, body: { code: 'rejected' } });
+    expect(await call('GET', '/v1/things')).toMatchObject({ status: 500, body: { code: 'internal_error' } });
+  });
+});

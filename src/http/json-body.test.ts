@@ -1,0 +1,107 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { GatewayError } from './errors';
+import { runChain } from './direct-routes';
+import { jsonBody } from './json-body';
+import { sendJson } from './send-json';
+
+const LIMIT = 1024;
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+describe('jsonBody', () => {
+  let server: Server;
+  let port: number;
+  let seen: Array<{ hasBodyProperty: boolean; body: unknown }>;
+
+  beforeAll(async () => {
+    seen = [];
+    const handle = runChain(
+      [
+        jsonBody(LIMIT),
+        (req, res) => {
+          seen.push({ hasBodyProperty: 'body' in req, body: req.body });
+          sendJson(res, 200, { body: req.body ?? null });
+        },
+      ],
+      (err, _req, res) => {
+        const e = err instanceof GatewayError ? err : new GatewayError(500, 'internal_error', String(err));
+        sendJson(res, e.status, { code: e.code, message: e.message });
+      },
+    );
+    server = createServer(handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  function send(body: Buffer | string | undefined, headers: Record<string, string> = {}, method = 'POST'): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const req = request({ port, host: '127.0.0.1', method, path: '/', headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  const json = { model: 'm', messages: [{ role: 'user', content: 'héllo' }] };
+  const text = JSON.stringify(json);
+
+  it('reads plain, gzip, deflate and br bodies, whatever the content type', async () => {
+    expect(await send(text, { 'content-type': 'application/json' })).toEqual({ status: 200, body: { body: json } });
+    expect(await send(text, { 'content-type': 'application/x-www-form-urlencoded' })).toEqual({ status: 200, body: { body: json } });
+    expect(await send(gzipSync(text), { 'content-encoding': 'gzip' })).toEqual({ status: 200, body: { body: json } });
+    expect(await send(deflateSync(text), { 'content-encoding': 'deflate' })).toEqual({ status: 200, body: { body: json } });
+    expect(await send(brotliCompressSync(text), { 'content-encoding': 'br' })).toEqual({ status: 200, body: { body: json } });
+    expect(await send(text, { 'content-type': 'application/json; charset=UTF-8' })).toEqual({ status: 200, body: { body: json } });
+  });
+
+  it('reads an empty body as {} and leaves a missing one undefined (but declared)', async () => {
+    expect(await send('', { 'content-length': '0' })).toEqual({ status: 200, body: { body: {} } });
+    seen.length = 0;
+    expect(await send(undefined, {}, 'GET')).toEqual({ status: 200, body: { body: null } });
+    expect(seen).toEqual([{ hasBodyProperty: true, body: undefined }]);
+  });
+
+  it('takes any JSON value and skips a byte order mark', async () => {
+    expect(await send('[1,2]')).toEqual({ status: 200, body: { body: [1, 2] } });
+    expect(await send(`\ufeff${text}`)).toEqual({ status: 200, body: { body: json } });
+  });
+
+  it('refuses malformed JSON, other charsets and unknown encodings', async () => {
+    expect(await send('{"model": ')).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
+    expect(await send(text, { 'content-type': 'application/json; charset=latin1' })).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
+    expect(await send(text, { 'content-encoding': 'compress' })).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
+    expect(await send('not gzip at all', { 'content-encoding': 'gzip' })).toMatchObject({ status: 400, body: { code: 'invalid_body_encoding' } });
+  });
+
+  it('refuses bodies over the limit, declared, chunked or once decompressed, and the connection stays usable', async () => {
+    const big = JSON.stringify({ x: 'y'.repeat(LIMIT) });
+    expect(await send(big)).toMatchObject({ status: 413, body: { code: 'request_body_too_large' } });
+    expect(await send(big, { 'transfer-encoding': 'chunked' })).toMatchObject({ status: 413, body: { code: 'request_body_too_large' } });
+    const bomb = gzipSync(JSON.stringify({ x: ' '.repeat(100 * LIMIT) }));
+    expect(bomb.length).toBeLessThan(LIMIT);
+    expect(await send(bomb, { 'content-encoding': 'gzip' })).toMatchObject({ status: 413, body: { code: 'request_body_too_large' } });
+    expect(await send(text)).toEqual({ status: 200, body: { body: json } });
+  });
+
+  it('survives a client that goes away mid-body', async () => {
+    await new Promise<void>((resolve) => {
+      const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/', headers: { 'content-length': '500' } });
+      req.on('error', () => resolve());
+      req.write('{"model": "m", ');
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 50);
+    });
+    expect(await send(text)).toEqual({ status: 200, body: { body: json } });
+  });
+});

@@ -1,3 +1,4 @@
+import './config/wasm-baseline-compiler';
 import 'reflect-metadata';
 import { readEnv } from './config/env';
 import { ConfigError, loadGatewayConfig } from './config/load-config';

@@ -91,16 +91,21 @@ export class GatewayMetrics {
   readonly videoPolls = new Counter('gateway_video_polls_total', 'Upstream polls of video tasks, by provider.');
 
   render(): string {
+    const memory = globalThis.process.memoryUsage();
     const process = [
-      `# HELP gateway_process_resident_memory_bytes Resident memory of the gateway process.`,
-      `# TYPE gateway_process_resident_memory_bytes gauge`,
-      `gateway_process_resident_memory_bytes ${globalThis.process.memoryUsage.rss()}`,
-      '',
-    ].join('\n');
+      gauge('gateway_process_resident_memory_bytes', 'Resident memory of the gateway process.', memory.rss),
+      gauge('gateway_process_heap_total_bytes', 'JavaScript heap reserved by the gateway process.', memory.heapTotal),
+      gauge('gateway_process_heap_used_bytes', 'JavaScript heap in use by the gateway process.', memory.heapUsed),
+      gauge('gateway_process_external_memory_bytes', 'Memory held outside the JavaScript heap (buffers, WebAssembly).', memory.external),
+    ].join('');
     return [
       this.httpRequests, this.httpDuration, this.inFlight, this.upstreamErrors, this.upstreamFallbacks,
       this.tokens, this.usageRecordsWritten, this.usageRecordsSpooled, this.usageFlushDuration,
       this.videoTasksSubmitted, this.videoTasksFinished, this.videoPolls,
     ].map((m) => m.render()).join('') + process;
   }
+}
+
+function gauge(name: string, help: string, value: number): string {
+  return `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${value}\n`;
 }

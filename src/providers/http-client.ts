@@ -1,16 +1,30 @@
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { ForbiddenAddressError, publicOnlyLookup } from './public-address';
+import { parseSse, type SseEvent } from './sse-parser';
 import { UpstreamError } from './upstream-error';
 
 /**
- * One keep-alive connection pool for all upstream calls. Connections are
+ * Keep-alive connection pools for all upstream calls: connections are
  * reused across requests, which is most of what makes a gateway cheap.
+ * Node's own HTTP client: on a reused connection it writes the request at
+ * once, where undici first waits a turn of the event loop, and it costs
+ * about 20 MB less memory. An idle connection is closed after 30 s, or
+ * sooner when the upstream's Keep-Alive header says so.
  */
-const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 512, pipelining: 1 });
+const POOL = { keepAlive: true, maxSockets: 512, maxFreeSockets: 512, scheduling: 'lifo' as const, timeout: 30_000 };
+const AGENTS: Record<string, http.Agent> = { 'http:': new http.Agent(POOL), 'https:': new https.Agent(POOL) };
+/** For fetches of URLs a client gave: connections only to public addresses, checked on the address connected to. */
+const PUBLIC_ONLY_AGENTS: Record<string, http.Agent> = {
+  'http:': new http.Agent({ ...POOL, lookup: publicOnlyLookup }),
+  'https:': new https.Agent({ ...POOL, lookup: publicOnlyLookup }),
+};
 
 export interface UpstreamResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  headers: IncomingHttpHeaders;
+  body: Readable;
 }
 
 export interface UpstreamRequest {
@@ -21,30 +35,62 @@ export interface UpstreamRequest {
   signal: AbortSignal;
   /** Time allowed until the response headers arrive, and between body chunks after that. */
   timeoutMs: number;
+  /** Connect only to public addresses (server-side fetches of client-given URLs, no SSRF). */
+  publicOnly?: boolean;
 }
 
-/** Sends a request upstream; connection failures and time-outs become retryable UpstreamErrors. */
-export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
-  try {
-    const res = await request(req.url, {
-      method: req.method ?? 'POST',
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-      dispatcher: agent,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.body };
-  } catch (err) {
-    throw toUpstreamError(err, req.signal);
+/** The upstream was silent for longer than the request's `timeoutMs`. */
+class UpstreamSilentError extends Error {
+  constructor(readonly phase: 'headers' | 'body') {
+    super(phase === 'headers' ? 'no response headers in time' : 'no body data in time');
   }
+}
+
+/**
+ * Sends a request upstream and resolves with the response once its headers
+ * arrived; the body is left to read. Connection failures and time-outs
+ * become retryable UpstreamErrors; a client abort and a refused private
+ * address reject with themselves.
+ */
+export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
+  return new Promise((resolve, reject) => {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return reject(new UpstreamError(`the upstream URL is not valid: ${req.url}`, { status: 0, retryable: false }));
+    }
+    const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
+    if (!transport) return reject(new UpstreamError(`the upstream URL is not http(s): ${req.url}`, { status: 0, retryable: false }));
+    const headers: OutgoingHttpHeaders = { ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    let response: IncomingMessage | undefined;
+    const out = transport.request(url, {
+      method: req.method ?? 'POST',
+      headers,
+      agent: (req.publicOnly ? PUBLIC_ONLY_AGENTS : AGENTS)[url.protocol],
+      signal: req.signal,
+    });
+    out.setTimeout(req.timeoutMs, () => {
+      if (response) response.destroy(new UpstreamSilentError('body'));
+      else out.destroy(new UpstreamSilentError('headers'));
+    });
+    out.once('response', (res) => {
+      response = res;
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+    });
+    // Errors after the response started reach the reader through the body stream.
+    out.on('error', (err) => {
+      if (!response) reject(err instanceof ForbiddenAddressError ? err : toUpstreamError(err, req.signal));
+    });
+    out.end(req.body);
+  });
 }
 
 export function toUpstreamError(err: unknown, signal?: AbortSignal): unknown {
   if (err instanceof UpstreamError) return err;
   if (signal?.aborted) return err; // the client went away; not an upstream failure
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+  if (err instanceof UpstreamSilentError) {
     return new UpstreamError('the upstream did not answer in time', { status: 0, retryable: true, cause: 'timeout' });
   }
   const message = err instanceof Error ? err.message : String(err);
@@ -54,7 +100,7 @@ export function toUpstreamError(err: unknown, signal?: AbortSignal): unknown {
 /** A failure while reading an upstream stream that had started: a stall is a time-out, anything else a cut. */
 export function toStreamReadError(err: unknown, signal?: AbortSignal): unknown {
   if (err instanceof UpstreamError || signal?.aborted) return err;
-  if (err instanceof undiciErrors.BodyTimeoutError) {
+  if (err instanceof UpstreamSilentError) {
     return new UpstreamError('the upstream stream stalled', { status: 0, retryable: true, cause: 'timeout' });
   }
   const message = err instanceof Error ? err.message : String(err);
@@ -62,16 +108,35 @@ export function toStreamReadError(err: unknown, signal?: AbortSignal): unknown {
 }
 
 /** Reads a whole upstream body as text, bounded so that a broken upstream cannot exhaust memory. */
-export async function readBodyText(body: UpstreamResponse['body'], limitBytes = 64 * 1024 * 1024): Promise<string> {
+export async function readBodyText(body: Readable, limitBytes = 64 * 1024 * 1024): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += chunk.length;
+    size += (chunk as Buffer).length;
     if (size > limitBytes) {
       body.destroy();
       throw new UpstreamError(`the upstream answer exceeded ${limitBytes} bytes`, { status: 502, retryable: false });
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * The events of an event-stream body, read so that leaving the loop early
+ * (at `[DONE]`, or because the caller stopped) does not tear the connection
+ * down by itself: after the loop, `releaseBody` says whether it may be reused.
+ */
+export function readSseEvents(body: Readable): AsyncGenerator<SseEvent> {
+  return parseSse(body.iterator({ destroyOnReturn: false }));
+}
+
+/**
+ * After reading an upstream body: a complete answer drains whatever is left
+ * (a chunked terminator, say) so that its connection goes back to the pool;
+ * an incomplete one is destroyed, which also aborts the upstream call.
+ */
+export function releaseBody(body: Readable, complete: boolean): void {
+  if (complete) body.resume();
+  else body.destroy();
 }

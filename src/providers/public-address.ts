@@ -1,6 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent } from 'undici';
 
 /**
  * Addresses a server-side fetch made for a client must never reach: the
@@ -27,20 +26,23 @@ export function isPublicAddress(address: string): boolean {
 
 export class ForbiddenAddressError extends Error {}
 
-/** A dispatcher whose connections go only to public addresses (literal IPs in URLs are checked by the caller). */
-export const publicOnlyAgent = new Agent({
-  connect: {
-    lookup(hostname, options, callback) {
-      dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-        if (err) return callback(err, '', 0);
-        const allowed = (addresses as LookupAddress[]).filter((a) => isPublicAddress(a.address));
-        if (!allowed.length) return callback(new ForbiddenAddressError(`${hostname} resolves only to private or reserved addresses`), '', 0);
-        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-        callback(null, allowed[0].address, allowed[0].family);
-      });
-    },
-  },
-});
+/**
+ * A DNS lookup for connections that must reach only public addresses
+ * (literal IPs in URLs are checked by the caller): the address connected to
+ * is the one checked here.
+ */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 0);
+    const allowed = (addresses as LookupAddress[]).filter((a) => isPublicAddress(a.address));
+    if (!allowed.length) return callback(new ForbiddenAddressError(`${hostname} resolves only to private or reserved addresses`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+    callback(null, allowed[0].address, allowed[0].family);
+  });
+}
+
+type LookupOptions = LookupAllOptions | (Omit<LookupAllOptions, 'all'> & { all?: boolean });
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string, family: number) => void;
 
 /** Whether a URL names a literal private or reserved IP (which no DNS lookup would catch). */
 export function isForbiddenLiteralHost(url: URL): boolean {

@@ -1,6 +1,5 @@
 import type { ChatAdapter, ChatCall, ChatResult, ChatStreamEvent } from '../chat-adapter';
-import { readBodyText, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
-import { parseSse } from '../sse-parser';
+import { readBodyText, readSseEvents, releaseBody, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
 import { UpstreamError } from '../upstream-error';
 import { anthropicMessageSchema } from './anthropic-api';
 import { anthropicErrorFromResponse, malformedAnthropicAnswer } from './anthropic-errors';
@@ -35,14 +34,14 @@ export const anthropicChatAdapter: ChatAdapter = {
     if (res.status >= 400) throw anthropicErrorFromResponse(res.status, res.headers, await readBodyText(res.body, 1024 * 1024));
     const converter = new AnthropicStreamConverter(Math.floor(Date.now() / 1000));
     try {
-      for await (const sse of parseSse(res.body)) {
+      for await (const sse of readSseEvents(res.body)) {
         const event = parseAnthropicStreamEvent(sse);
         if (event) yield* converter.accept(event);
       }
     } catch (err) {
       throw toStreamReadError(err, call.signal);
     } finally {
-      if (!converter.complete) res.body.destroy();
+      releaseBody(res.body, converter.complete);
     }
     if (!converter.complete && !call.signal.aborted) {
       throw new UpstreamError('the upstream stream ended before message_stop', { status: 502, retryable: true, cause: 'stream_cut' });

@@ -1,5 +1,5 @@
-import { request } from 'undici';
-import { ForbiddenAddressError, isForbiddenLiteralHost, publicOnlyAgent } from '../public-address';
+import { sendUpstream } from '../http-client';
+import { ForbiddenAddressError, isForbiddenLiteralHost } from '../public-address';
 
 /**
  * Fetches an image a client gave by URL. The Gemini API takes images inline
@@ -61,32 +61,34 @@ async function fetchFollowingRedirects(start: URL, limits: ImageDownloadLimits, 
       throw new ImageDownloadError(`only ${limits.allowedProtocols.join(', ')} URLs are fetched, not ${url.protocol}`);
     }
     if (!limits.allowPrivateAddresses && isForbiddenLiteralHost(url)) throw new ImageDownloadError('private and reserved addresses are not fetched');
-    const res = await request(url, {
+    const res = await sendUpstream({
       method: 'GET',
+      url: url.href,
       headers: { accept: GEMINI_IMAGE_TYPES.join(', ') },
       signal,
-      ...(limits.allowPrivateAddresses ? {} : { dispatcher: publicOnlyAgent }),
+      timeoutMs: limits.timeoutMs,
+      publicOnly: !limits.allowPrivateAddresses,
     }).catch((err) => {
-      throw err instanceof ForbiddenAddressError || err?.cause instanceof ForbiddenAddressError ? new ImageDownloadError('private and reserved addresses are not fetched') : err;
+      throw err instanceof ForbiddenAddressError ? new ImageDownloadError('private and reserved addresses are not fetched') : err;
     });
     const location = headerValue(res.headers.location);
-    if (REDIRECT_STATUSES.has(res.statusCode) && location) {
-      await res.body.dump();
+    if (REDIRECT_STATUSES.has(res.status) && location) {
+      res.body.resume();
       if (redirects >= limits.maxRedirects) throw new ImageDownloadError(`more than ${limits.maxRedirects} redirects`);
       url = parseUrl(location, url);
       continue;
     }
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new ImageDownloadError(`the server answered HTTP ${res.statusCode}`);
+    if (res.status !== 200) {
+      res.body.resume();
+      throw new ImageDownloadError(`the server answered HTTP ${res.status}`);
     }
     const mimeType = imageMediaType(headerValue(res.headers['content-type']));
     if (!GEMINI_IMAGE_TYPES.includes(mimeType)) {
-      await res.body.dump();
+      res.body.resume();
       throw new ImageDownloadError(`the content type is ${mimeType || 'missing'}, not one of ${GEMINI_IMAGE_TYPES.join(', ')}`);
     }
     if (Number(headerValue(res.headers['content-length'])) > limits.maxBytes) {
-      await res.body.dump();
+      res.body.resume();
       throw tooLarge(limits.maxBytes);
     }
     return { mimeType, data: await readCapped(res.body, limits.maxBytes) };

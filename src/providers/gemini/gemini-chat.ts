@@ -1,6 +1,5 @@
 import type { ChatAdapter, ChatCall, ChatResult, ChatStreamEvent } from '../chat-adapter';
-import { readBodyText, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
-import { parseSse } from '../sse-parser';
+import { readBodyText, readSseEvents, releaseBody, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
 import { UpstreamError } from '../upstream-error';
 import { convertGeminiUsage } from './convert-gemini-usage';
 import { geminiErrorFromResponse, geminiStreamError } from './gemini-errors';
@@ -35,7 +34,7 @@ export const geminiChatAdapter: ChatAdapter = {
     const state = new GeminiStreamState(call.upstreamModel);
     let promptReported = false;
     try {
-      for await (const event of parseSse(res.body)) {
+      for await (const event of readSseEvents(res.body)) {
         const json = parseGeminiJson(event.data);
         if (typeof json === 'object' && json !== null && 'error' in json) throw geminiStreamError(json);
         for (const chunk of state.toChunks(readGeminiAnswer(json))) yield { type: 'chunk', chunk };
@@ -48,7 +47,7 @@ export const geminiChatAdapter: ChatAdapter = {
     } catch (err) {
       throw toStreamReadError(err, call.signal);
     } finally {
-      res.body.destroy();
+      releaseBody(res.body, state.complete);
     }
     if (!state.complete) {
       if (call.signal.aborted) return;

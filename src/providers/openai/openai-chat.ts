@@ -1,7 +1,6 @@
 import type { ChatAdapter, ChatCall, ChatResult, ChatStreamEvent } from '../chat-adapter';
 import type { ChatCompletion, ChatCompletionChunk } from '../chat-types';
-import { readBodyText, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
-import { parseSse } from '../sse-parser';
+import { readBodyText, readSseEvents, releaseBody, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
 import { UpstreamError } from '../upstream-error';
 import { openAIChatChunkSchema, openAIChatCompletionSchema } from './openai-api';
 import { openAIErrorFromResponse, openAIStreamError } from './openai-errors';
@@ -36,7 +35,7 @@ export const openAIChatAdapter: ChatAdapter = {
     let sawDone = false;
     let sawFinish = false;
     try {
-      for await (const event of parseSse(res.body)) {
+      for await (const event of readSseEvents(res.body)) {
         if (event.data === '[DONE]') {
           sawDone = true;
           break;
@@ -56,7 +55,7 @@ export const openAIChatAdapter: ChatAdapter = {
     } catch (err) {
       throw toStreamReadError(err, call.signal);
     } finally {
-      if (!sawDone) res.body.destroy();
+      releaseBody(res.body, sawDone);
     }
     if (!sawDone && !sawFinish && !call.signal.aborted) {
       throw new UpstreamError('the upstream stream ended before the answer was complete', { status: 502, retryable: true, cause: 'stream_cut' });

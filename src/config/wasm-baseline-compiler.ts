@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * WebAssembly in this process (Prisma's query compiler, PGlite's PostgreSQL,
- * undici's HTTP parser) runs on V8's baseline compiler, Liftoff, only.
+ * WebAssembly in this process (Prisma's query compiler, PGlite's PostgreSQL)
+ * runs on V8's baseline compiler, Liftoff, only.
  * Optimizing those large modules in the background costs 35 to 50 MB of
  * resident memory on PostgreSQL and several hundred MB on the first PGlite
  * start, for no gain a benchmark of the gateway can see. Imported first by

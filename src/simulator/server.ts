@@ -42,7 +42,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   // The first matching route answers; a request no route takes gets OpenAI's unknown-URL error, as most paths are OpenAI's.
   const routes = [...controlRoutes(context), ...openaiRoutes(context), ...anthropicRoutes(context), ...geminiRoutes(context), ...openaiVideoRoutes(context), ...xaiVideoRoutes(context)];
   const server = createServer((req, res) => void dispatch(context, routes, openaiUnknownUrl, req, res));
-  // Well past the idle timeout of pooling clients (undici's is 4 s), so a reused connection is never closed under them.
+  // Well past the idle time of pooling clients (undici's 4 s; Node's agent follows the Keep-Alive hint), so a reused connection is never closed under them.
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const port = await listen(server, resolved.host, resolved.port);
   return { url: `http://${formatHost(resolved.host)}:${port}`, port, close: () => closeServer(server) };

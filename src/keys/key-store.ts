@@ -47,8 +47,10 @@ interface CacheEntry {
 
 /**
  * API keys, stored as SHA-256 digests. Verified keys (and unknown ones) are
- * cached for a short time so that authenticating a request is not a database
- * round trip; a revocation takes effect within that time on every instance.
+ * cached in memory, by the secret itself, for a short time, so that
+ * authenticating a request is neither a database round trip nor a hash; a
+ * revocation takes effect at once on this instance and within that time on
+ * every other.
  */
 export class KeyStore {
   private readonly cache = new Map<string, CacheEntry>();
@@ -64,18 +66,18 @@ export class KeyStore {
   }
 
   async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
-    const hash = hashKeySecret(secret);
-    const cached = this.cache.get(hash);
-    let principal: Principal | null;
-    if (cached && cached.until > now) {
-      principal = cached.principal;
-    } else {
-      principal = await this.load(hash);
-      if (this.cache.size >= this.maxCacheEntries) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, { principal, until: now + this.cacheMs });
-    }
-    if (principal?.expiresAt && principal.expiresAt.getTime() <= now) return null;
-    return principal;
+    const known = this.cached(secret, now);
+    if (known !== undefined) return known;
+    const principal = await this.load(hashKeySecret(secret));
+    if (this.cache.size >= this.maxCacheEntries) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(secret, { principal, until: now + this.cacheMs });
+    return usable(principal, now);
+  }
+
+  /** The answer `authenticate` would give from the cache alone: undefined when the key must be looked up. */
+  cached(secret: string, now = Date.now()): Principal | null | undefined {
+    const entry = this.cache.get(secret);
+    return entry && entry.until > now ? usable(entry.principal, now) : undefined;
   }
 
   /** Straight through the driver: this runs on the request path whenever the cache misses. */
@@ -134,7 +136,7 @@ export class KeyStore {
     const row = await this.prisma.apiKey.findUnique({ where: { id } });
     if (!row) return null;
     const updated = row.revokedAt ? row : await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    this.cache.delete(row.keyHash);
+    for (const [secret, entry] of this.cache) if (entry.principal?.keyId === id) this.cache.delete(secret);
     return toView(updated);
   }
 
@@ -180,4 +182,8 @@ function toView(row: {
     revoked_at: row.revokedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+function usable(principal: Principal | null, now: number): Principal | null {
+  return principal?.expiresAt && principal.expiresAt.getTime() <= now ? null : principal;
 }

@@ -75,6 +75,8 @@ export interface BenchContext {
   direct: Target;
   /** The same requests through the gateway, with the bench's API key. */
   viaGateway: Target;
+  /** The same requests through a bare Node pass-through (bare-proxy.ts): the floor of the one-connection figures. */
+  floor: Target;
   /** Chat requests sent through the gateway so far, warm-ups included: each must leave one usage record. */
   gatewayChatRequests: number;
   /** Video submissions sent through the gateway (any instance): each leaves one usage record too. */

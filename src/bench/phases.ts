@@ -15,6 +15,8 @@ export interface Phase {
 }
 
 export const MODEL = 'gpt-4.1-mini';
+/** The row of the bare pass-through (bare-proxy.ts): what one more process and hop cost on this machine. */
+const FLOOR_LABEL = 'floor: a bare Node pass-through';
 const CHAT_PATH = '/v1/chat/completions';
 
 /** A short prompt and a short answer; streams pace their events so that the first one leaves at once. */
@@ -82,9 +84,14 @@ export function of(result: LoadResult, target: Target): TargetResult {
   return result.byTarget.get(target.name)!;
 }
 
-export function errorsCell(r: TargetResult): string {
-  const statuses = Object.entries(r.statuses).map(([s, n]) => `${n}x${s}`).join(' ');
-  return `${r.non2xx + r.failures}${statuses ? ` (${statuses})` : ''}`;
+/** Errors of one target, or of several summed (the direct side and the floor share the simulator's column). */
+export function errorsCell(...results: Array<TargetResult | undefined>): string {
+  const present = results.filter((r): r is TargetResult => r !== undefined);
+  const statuses = new Map<string, number>();
+  for (const r of present) for (const [s, n] of Object.entries(r.statuses)) statuses.set(s, (statuses.get(s) ?? 0) + n);
+  const count = present.reduce((sum, r) => sum + r.non2xx + r.failures, 0);
+  const listed = [...statuses].map(([s, n]) => `${n}x${s}`).join(' ');
+  return `${count}${listed ? ` (${listed})` : ''}`;
 }
 
 export function errorsCheck(...results: TargetResult[]): string {
@@ -144,26 +151,31 @@ const nonStreamingSequential: Phase = {
   id: 'non_streaming_sequential',
   async run(ctx) {
     const request = chatRequest(ctx, false);
-    const m = await measure(ctx, 'non-streaming 1 conn', { targets: [ctx.viaGateway, ctx.direct], connections: 1, request });
+    const m = await measure(ctx, 'non-streaming 1 conn', { targets: [ctx.viaGateway, ctx.direct, ctx.floor], connections: 1, request });
     const g = of(m.result, ctx.viaGateway);
     const d = of(m.result, ctx.direct);
+    const f = of(m.result, ctx.floor);
     const gl = summarize(g.latencyMs);
     const dl = summarize(d.latencyMs);
+    const fl = summarize(f.latencyMs);
     const gatewayCpu = perRequest(m.gatewayCpuMs, g);
     const { report } = ctx;
     report.section('Non-streaming chat, 1 connection (sequential, alternating gateway/direct)');
     report.row('requests', fmt.int(g.requests), fmt.int(d.requests));
     report.row('latency p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
     report.row('added latency p50', '', '', fmt.signed(gl.p50 - dl.p50));
+    report.row(FLOOR_LABEL, fmt.pair(fl.p50, fl.p99), '', fmt.signed(fl.p50 - dl.p50));
     report.row('gateway CPU per request', fmt.ms(gatewayCpu, 3));
-    report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d), '', '0', errorsCheck(g, d));
+    report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d, f), '', '0', errorsCheck(g, d, f));
     report.json[this.id] = {
       connections: 1,
       seconds: ctx.settings.seconds,
       added_p50_ms: round(gl.p50 - dl.p50, 3),
       added_p99_ms: round(gl.p99 - dl.p99, 3),
+      floor_added_p50_ms: round(fl.p50 - dl.p50, 3),
       gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
       direct: targetJson(d),
+      bare_proxy: targetJson(f),
     };
   },
 };
@@ -177,6 +189,8 @@ export interface StreamSide {
 export interface StreamComparison {
   g: TargetResult;
   d: TargetResult;
+  /** The bare pass-through, when the phase measured the floor (one connection only). */
+  f?: TargetResult;
   /** Gateway CPU during the gateway's measured window(s). */
   gatewayCpuMs: number;
 }
@@ -187,11 +201,12 @@ export interface StreamComparison {
  * connection, so that both see the same machine at the same moment. More: one
  * measured window each, direct first.
  */
-export async function compareStreams(ctx: BenchContext, label: string, n: number, gateway: StreamSide, direct: StreamSide): Promise<StreamComparison> {
+export async function compareStreams(ctx: BenchContext, label: string, n: number, gateway: StreamSide, direct: StreamSide, floor?: StreamSide): Promise<StreamComparison> {
   if (n === 1) {
-    const request = (t: Target) => (t === gateway.target ? gateway.request : direct.request);
-    const m = await measure(ctx, `${label} 1 conn`, { targets: [gateway.target, direct.target], connections: 1, request });
-    return { g: of(m.result, gateway.target), d: of(m.result, direct.target), gatewayCpuMs: m.gatewayCpuMs };
+    const sides = floor ? [gateway, direct, floor] : [gateway, direct];
+    const request = (t: Target) => sides.find((s) => s.target === t)!.request;
+    const m = await measure(ctx, `${label} 1 conn`, { targets: sides.map((s) => s.target), connections: 1, request });
+    return { g: of(m.result, gateway.target), d: of(m.result, direct.target), f: floor && of(m.result, floor.target), gatewayCpuMs: m.gatewayCpuMs };
   }
   const d = await measure(ctx, `${label} ${n} conn, direct`, { targets: [direct.target], connections: n, request: direct.request });
   const g = await measure(ctx, `${label} ${n} conn, gateway`, { targets: [gateway.target], connections: n, request: gateway.request });
@@ -199,7 +214,7 @@ export async function compareStreams(ctx: BenchContext, label: string, n: number
 }
 
 /** Streams (or throughput), TTFB and whole-stream rows of a comparison; returns the added TTFB p50. */
-export function streamRows(ctx: BenchContext, { g, d }: StreamComparison, n: number, ttfbTarget?: { limitMs: number }): number {
+export function streamRows(ctx: BenchContext, { g, d, f }: StreamComparison, n: number, ttfbTarget?: { limitMs: number }): number {
   const gt = summarize(g.ttfbMs);
   const dt = summarize(d.ttfbMs);
   const gl = summarize(g.latencyMs);
@@ -210,12 +225,16 @@ export function streamRows(ctx: BenchContext, { g, d }: StreamComparison, n: num
   else report.row('streams', fmt.int(g.requests), fmt.int(d.requests));
   const target = ttfbTarget ? `added p50 <= ${ttfbTarget.limitMs} ms` : '';
   report.row('TTFB p50 / p99', fmt.pair(gt.p50, gt.p99), fmt.pair(dt.p50, dt.p99), fmt.signedPair(addedP50, gt.p99 - dt.p99), target, ttfbTarget ? against(addedP50, ttfbTarget.limitMs) : '');
+  if (f) {
+    const ft = summarize(f.ttfbMs);
+    report.row(`${FLOOR_LABEL}, TTFB`, fmt.pair(ft.p50, ft.p99), '', fmt.signed(ft.p50 - dt.p50));
+  }
   report.row('whole stream p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
   return addedP50;
 }
 
 /** The JSON of a stream comparison, common to the streaming phases. */
-export function streamJson(ctx: BenchContext, { g, d }: StreamComparison, n: number, gatewayCpu: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function streamJson(ctx: BenchContext, { g, d, f }: StreamComparison, n: number, gatewayCpu: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const gt = summarize(g.ttfbMs);
   const dt = summarize(d.ttfbMs);
   return {
@@ -223,9 +242,11 @@ export function streamJson(ctx: BenchContext, { g, d }: StreamComparison, n: num
     seconds: ctx.settings.seconds,
     added_ttfb_p50_ms: round(gt.p50 - dt.p50, 3),
     added_ttfb_p99_ms: round(gt.p99 - dt.p99, 3),
+    ...(f ? { floor_added_ttfb_p50_ms: round(summarize(f.ttfbMs).p50 - dt.p50, 3) } : {}),
     ...extra,
     gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
     direct: targetJson(d),
+    ...(f ? { bare_proxy: targetJson(f) } : {}),
   };
 }
 
@@ -236,13 +257,13 @@ function streaming(connections: number | 'loaded'): Phase {
     async run(ctx) {
       const n = connections === 'loaded' ? ctx.settings.connections : connections;
       const request = chatRequest(ctx, true);
-      const c = await compareStreams(ctx, 'streaming', n, { target: ctx.viaGateway, request }, { target: ctx.direct, request });
+      const c = await compareStreams(ctx, 'streaming', n, { target: ctx.viaGateway, request }, { target: ctx.direct, request }, n === 1 ? { target: ctx.floor, request } : undefined);
       const gatewayCpu = perRequest(c.gatewayCpuMs, c.g);
       const { report } = ctx;
       report.section(`Streaming chat (include_usage, ${ctx.settings.paceMs} ms between events), ${n} ${n === 1 ? 'connection (alternating)' : 'concurrent streams'}`);
       streamRows(ctx, c, n, n === 1 ? { limitMs: 1 } : undefined);
       report.row('gateway CPU per stream', fmt.ms(gatewayCpu, 3));
-      report.row('errors (non-2xx + failed)', errorsCell(c.g), errorsCell(c.d), '', '0', errorsCheck(c.g, c.d));
+      report.row('errors (non-2xx + failed)', errorsCell(c.g), errorsCell(c.d, c.f), '', '0', errorsCheck(c.g, c.d, ...(c.f ? [c.f] : [])));
       report.json[this.id] = streamJson(ctx, c, n, gatewayCpu, { pace_ms: ctx.settings.paceMs });
     },
   };

@@ -129,9 +129,9 @@ export class ChildHandle {
   }
 }
 
-function spawnNode(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, cwd?: string): ChildHandle {
+function spawnNode(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, cwd?: string, script = MAIN_JS): ChildHandle {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env,
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -158,12 +158,23 @@ export interface SimulatorProcess {
 /** `node dist/main.js simulator` on a port of its own choosing; ready when it prints its URL. */
 export async function startSimulatorProcess(env: NodeJS.ProcessEnv = {}, timeoutMs = 15_000): Promise<SimulatorProcess> {
   const handle = spawnNode('simulator', [], ['simulator'], { ...baseEnv(), SIMULATOR_PORT: '0', SIMULATOR_HOST: '127.0.0.1', ...env });
-  const url = await new Promise<string>((resolve, reject) => {
+  return { handle, url: await listeningUrl(handle, 'simulator_listening', timeoutMs) };
+}
+
+/** The bench's floor reference (bare-proxy.ts) in front of `upstreamUrl`; ready when it prints its URL. */
+export async function startBareProxyProcess(upstreamUrl: string, timeoutMs = 15_000): Promise<SimulatorProcess> {
+  const handle = spawnNode('bare proxy', [], [], { ...baseEnv(), BARE_PROXY_UPSTREAM: upstreamUrl }, undefined, path.join(__dirname, 'bare-proxy.js'));
+  return { handle, url: await listeningUrl(handle, 'bare_proxy_listening', timeoutMs) };
+}
+
+/** Waits for a child's one JSON line `{"event": <event>, "url": ...}`. */
+function listeningUrl(handle: ChildHandle, eventName: string, timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => done(handle.describeFailure(`not listening after ${timeoutMs} ms`)), timeoutMs);
     const off = handle.onLine((line) => {
       try {
         const event = JSON.parse(line) as { event?: string; url?: string };
-        if (event.event === 'simulator_listening' && event.url) done(undefined, event.url);
+        if (event.event === eventName && event.url) done(undefined, event.url);
       } catch {
         // not a JSON line
       }
@@ -176,7 +187,6 @@ export async function startSimulatorProcess(env: NodeJS.ProcessEnv = {}, timeout
       else resolve(value!);
     }
   });
-  return { handle, url };
 }
 
 export interface GatewayProcess {

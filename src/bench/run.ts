@@ -10,7 +10,7 @@ import { abortAllLoad, createTarget, type Target } from './load';
 import { PHASES } from './phase-list';
 import { MODEL, warmUp } from './phases';
 import { createBenchDatabase, countRows, type BenchDatabase } from './postgres';
-import { formatExit, killAllChildren, uncleanExit, startGatewayProcess, startSimulatorProcess, type GatewayProcess } from './processes';
+import { formatExit, killAllChildren, uncleanExit, startBareProxyProcess, startGatewayProcess, startSimulatorProcess, type GatewayProcess } from './processes';
 import { progress } from './progress';
 import { clockTicksPerSecond, CpuMeter, readMemory } from './proc-stats';
 import { renderTable, type Column } from './table';
@@ -21,7 +21,9 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  * simulator and the gateway run as their own processes on loopback, the load
  * comes from this process; the table goes to stdout, progress to stderr.
  * Every provider of the gateway is routed to the simulator process, so the
- * gateway runs no in-process simulator (checked in its start-up log).
+ * gateway runs no in-process simulator (checked in its start-up log). The
+ * one-connection phases also go through a bare Node pass-through (bare-proxy.ts),
+ * the floor of what one more process and hop cost on the machine.
  * Exits non-zero when a phase fails (errors, usage records missing, unclean
  * exit on SIGTERM), not when a target is missed.
  *
@@ -71,6 +73,8 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
   progress('starting the simulator and creating the PostgreSQL database');
   const [simulator, database] = await Promise.all([startSimulatorProcess(), createBenchDatabase()]);
   const stopSimulator = onCleanup(() => simulator.handle.stop(5_000));
+  const bareProxy = await startBareProxyProcess(simulator.url);
+  const stopBareProxy = onCleanup(() => bareProxy.handle.stop(5_000));
   const dropDatabase = onCleanup(() => database.drop());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -98,9 +102,10 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
   const key = await createApiKey(gateway, adminToken);
   const direct = createTarget('direct', simulator.url, { authorization: 'Bearer bench' }, settings.connections);
   const viaGateway = createTarget('gateway', gateway.url, { authorization: `Bearer ${key}` }, settings.connections);
-  onCleanup(() => Promise.all([direct.pool.destroy(), viaGateway.pool.destroy()]));
+  const floor = createTarget('bare proxy', bareProxy.url, { authorization: 'Bearer bench' }, 1);
+  onCleanup(() => Promise.all([direct.pool.destroy(), viaGateway.pool.destroy(), floor.pool.destroy()]));
   const ctx: BenchContext = {
-    settings, simulator, gateway, gatewayEnv, direct, viaGateway, gatewayChatRequests: 0, gatewayVideoTasks: 0,
+    settings, simulator, gateway, gatewayEnv, direct, viaGateway, floor, gatewayChatRequests: 0, gatewayVideoTasks: 0,
     gatewayIdleRssBytes: idleRss, gatewayIdleCpuMsPerS: idleCpuMsPerS, report,
   };
   report.json.gateway_postgres = { ready_ms: Math.round(gateway.readyMs), in_process_simulator: !noBuiltInSimulator };
@@ -114,7 +119,8 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
     if (!ctx.gateway.handle.running) throw ctx.gateway.handle.describeFailure(`exited during phase ${phase.id}`);
   }
 
-  await closePools(ctx.direct, ctx.viaGateway);
+  await closePools(ctx.direct, ctx.viaGateway, ctx.floor);
+  await stopBareProxy();
   await verifyUsageRecords(ctx, ctx.gateway, database, noBuiltInSimulator);
   await stopSimulator();
   await dropDatabase();

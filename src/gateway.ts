@@ -130,7 +130,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       videosRouter(videos, recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
-    direct: [chatRoute(services.chat, recorder, logger, jsonBody), embeddingsRoute(new EmbeddingsService(catalog, metrics), recorder, logger, jsonBody)],
+    direct: [chatRoute(services.chat, { recorder, logger, jsonBody }), embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody })],
     requireApiKey: requireApiKey(keys),
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { pubSub: subscriptionPubSub, catalogLoadedAt: loadedAt, isDraining: () => draining }))],
   });

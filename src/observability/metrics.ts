@@ -12,7 +12,10 @@ function labelKey(labels: Labels): string {
   return key.slice(0, -1);
 }
 
+const NEEDS_ESCAPE = /[\\\n"]/;
+
 function escapeLabel(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 

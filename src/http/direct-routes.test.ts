@@ -56,6 +56,21 @@ describe('directRoutes', () => {
     expect(trail.at(-1)).toBe('before /v1/things');
   });
 
+  it('matches an absolute-form request target by its path', async () => {
+    const { request } = await import('node:http');
+    const { port } = new URL(url);
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: `http://gateway.example/v1/things?x=1` }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(JSON.parse(body)).toEqual({ served: 'direct' });
+  });
+
   it('hands every other path to the fallback', async () => {
     for (const path of ['/v1/thing', '/v1/things/1', '/', '/v1/things//']) {
       expect(await call('POST', path)).toMatchObject({ status: 200, body: { served: 'fallback' } });

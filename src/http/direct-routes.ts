@@ -18,7 +18,8 @@ export interface DirectRoute {
 /**
  * A request listener that serves the direct routes and hands every other
  * request to `fallback` (the express app). Paths match exactly, ignoring
- * case, the query string and one trailing slash, as express's router does.
+ * case, the query string and one trailing slash, as express's router does;
+ * an absolute-form request target matches by its path.
  */
 export function directRoutes(routes: DirectRoute[], before: Middleware[], onError: ErrorMiddleware, fallback: RequestListener): RequestListener {
   const table = new Map<string, { path: string; byMethod: Map<string, (req: HttpRequest, res: HttpResponse) => void> }>();
@@ -38,6 +39,8 @@ export function directRoutes(routes: DirectRoute[], before: Middleware[], onErro
 }
 
 function normalizedPath(url: string): string {
+  // The absolute form (`POST http://host/v1/...`), which clients send to a proxy.
+  if (url[0] !== '/' && URL.canParse(url)) url = new URL(url).pathname;
   const q = url.indexOf('?');
   let path = q === -1 ? url : url.slice(0, q);
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);

@@ -51,8 +51,9 @@ describe('video tasks survive a killed gateway', () => {
     expect(pendingAtKill).toBe(ids.length);
 
     gateway = await spawnGateway(env);
-    // A task the killed process was polling at that instant stays leased until its lease (20 s) runs out.
-    const deadline = Date.now() + 35_000;
+    // A task the killed process was polling at that instant stays leased until its lease (20 s) runs out;
+    // the rest is slack for a busy machine (the loop ends as soon as every task is done).
+    const deadline = Date.now() + 50_000;
     let finished = 0;
     while (finished < ids.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
@@ -73,5 +74,5 @@ describe('video tasks survive a killed gateway', () => {
     const polls = log.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/'));
     expect(polls.length).toBeLessThan(ids.length * 20);
     await direct.close();
-  }, 60_000);
+  }, 80_000);
 });

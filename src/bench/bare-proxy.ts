@@ -15,15 +15,23 @@ function startBareProxy(upstreamUrl: string): void {
   const upstream = new URL(upstreamUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const server = http.createServer((req, res) => {
-    const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    // The body is read whole and sent with its length in one write, as the gateway sends it.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers = { ...req.headers, 'content-length': String(body.length) };
+      delete headers['transfer-encoding'];
+      const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => {
+        if (!res.headersSent) res.statusCode = 502;
+        res.end();
+      });
+      out.end(body);
     });
-    out.on('error', () => {
-      if (!res.headersSent) res.statusCode = 502;
-      res.end();
-    });
-    req.pipe(out);
   });
   server.keepAliveTimeout = 120_000;
   server.listen(0, '127.0.0.1', () => {

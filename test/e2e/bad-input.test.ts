@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
 interface Answer {
@@ -85,6 +86,34 @@ describe.each(TEST_DATABASES)('bad input on every route answers with the envelop
     expectEnvelope(await call('POST', '/v1/chat/completions', { body: big }), 413, 'request_body_too_large', null);
     // Each failed call that carried a valid key has exactly one uncharged record.
     expect(await recordCount()).toBe(before + 4);
+  });
+
+  it('compressed bodies are read, other encodings and charsets refused, each request recorded once', async () => {
+    const before = await recordCount();
+    const body = JSON.stringify({ model: 'gpt-4.1-mini', messages: msg });
+    const send = (payload: Buffer | string, headers: Record<string, string>) =>
+      fetch(`${t.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: payload });
+    const gzipped = await send(gzipSync(body), { 'content-encoding': 'gzip' });
+    expect(gzipped.status).toBe(200);
+    expect(((await gzipped.json()) as any).object).toBe('chat.completion');
+    const requestId = gzipped.headers.get('x-svc-request-id')!;
+    const record = await fetch(`${t.url}/api/usage/requests/${requestId}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(record.status).toBe(200);
+
+    const latin1 = await send(body, { 'content-type': 'application/json; charset=latin1' });
+    expect(latin1.status).toBe(415);
+    expect(((await latin1.json()) as any).error.code).toBe('unsupported_media_type');
+    const compress = await send(body, { 'content-encoding': 'compress' });
+    expect(compress.status).toBe(415);
+    await compress.text();
+    const broken = await send('not gzip', { 'content-encoding': 'gzip' });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as any).error.code).toBe('invalid_body_encoding');
+    // A zip bomb is measured after inflating: 1 MB of spaces, far over the 64 KiB limit, compresses to about 1 KB.
+    const bomb = await send(gzipSync(`{"model": "gpt-4.1-mini", "x": "${' '.repeat(1024 * 1024)}"}`), { 'content-encoding': 'gzip' });
+    expect(bomb.status).toBe(413);
+    expect(((await bomb.json()) as any).error.code).toBe('request_body_too_large');
+    expect(await recordCount()).toBe(before + 5);
   });
 
   it('validation errors name the field', async () => {

@@ -1,4 +1,4 @@
-import './config/wasm-baseline-compiler';
+import './config/v8-flags';
 import 'reflect-metadata';
 import { readEnv } from './config/env';
 import { ConfigError, loadGatewayConfig } from './config/load-config';

@@ -12,6 +12,8 @@ COPY prisma.config.ts ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# tsconfig.build.json compiles src/ without its *.test.ts files; the benchmark
+# (bench/) and the recorded test fixtures (test/) are never copied in.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
@@ -23,8 +25,8 @@ COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma/migrations ./prisma/migrations
-# The built-in simulator replays these when no provider key is set.
-COPY --chown=node:node test/fixtures/recorded ./test/fixtures/recorded
+# No test fixtures: the built-in simulator answers with generated text; its
+# recorded-response replay (a test knob) finds no recordings here.
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

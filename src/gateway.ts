@@ -10,7 +10,7 @@ import { UsageRecorder } from './billing/usage-recorder';
 import { UsageSpool } from './billing/usage-spool';
 import { UsageWriter } from './billing/usage-writer';
 import { Catalog } from './catalog/catalog';
-import { needsSimulator, resolveProviders } from './catalog/providers';
+import { needsSimulator, resolveProviders } from './providers/resolved-provider';
 import { chatRoute } from './chat/chat-router';
 import { ChatService } from './chat/chat-service';
 import type { GatewayEnv } from './config/env';
@@ -29,6 +29,7 @@ import { GatewayMetrics } from './observability/metrics';
 import { startSimulator, type SimulatorHandle } from './simulator/server';
 import { UsageQueries } from './usage/usage-queries';
 import { usageRouter } from './usage/usage-router';
+import type { GraphqlServices } from './graphql/context';
 import { mountGraphql, type GraphqlServer } from './graphql/graphql-server';
 import { createSubscriptionPubSub } from './graphql/pubsub';
 import { pubSubTaskEvents } from './graphql/task-events';
@@ -58,20 +59,11 @@ export interface RunningGateway {
   shutdown(reason: string): Promise<void>;
 }
 
-/** The capability services, shared by REST and GraphQL. */
-export interface GatewayServices {
-  catalog: Catalog;
-  keys: KeyStore;
-  chat: ChatService;
-  videos: VideoService;
+/** The capability services, shared by REST and GraphQL, and what operating them takes. */
+export interface GatewayServices extends GraphqlServices {
   videoTasks: VideoTaskStore;
-  usage: UsageQueries;
-  recorder: UsageRecorder;
   writer: UsageWriter;
   metrics: GatewayMetrics;
-  prices: PriceTable;
-  pricingVersion: number;
-  logger: Logger;
 }
 
 /** Builds and starts the whole gateway: database, catalog, services, HTTP and GraphQL. */

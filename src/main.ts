@@ -2,7 +2,7 @@ import './config/v8-flags';
 import 'reflect-metadata';
 import { readEnv } from './config/env';
 import { ConfigError, loadGatewayConfig } from './config/load-config';
-import { ProviderConfigError } from './catalog/providers';
+import { ProviderConfigError } from './providers/resolved-provider';
 import { startGateway } from './gateway';
 import { createLogger } from './observability/logger';
 import { runKeysCommand } from './keys/keys-cli';

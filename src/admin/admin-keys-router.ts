@@ -1,9 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { requireAdminToken } from '../http/auth';
-import { Errors, GatewayError } from '../http/errors';
+import { Errors } from '../errors/errors';
+import { GatewayError } from '../errors/gateway-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { parseRequest } from '../http/validate';
+import { parseRequest } from '../errors/parse-request';
 import { UnknownAccountError, type KeyStore } from '../keys/key-store';
 
 export const createKeySchema = z.object({
@@ -30,7 +31,7 @@ export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, 
         const { key, view } = await keys.create({ name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member });
         res.status(201).json({ ...view, key });
       } catch (err) {
-        if (err instanceof UnknownAccountError) throw new GatewayError(404, 'account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
+        if (err instanceof UnknownAccountError) throw new GatewayError('account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
         throw err;
       }
     })
@@ -43,7 +44,7 @@ export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, 
     .route('/api/admin/keys/:id')
     .delete(admin, async (req, res, next) => {
       const view = await keys.revoke(String(req.params.id));
-      if (!view) return next(new GatewayError(404, 'key_not_found', `No API key "${req.params.id}".`));
+      if (!view) return next(new GatewayError('key_not_found', `No API key "${req.params.id}".`));
       res.json(view);
     })
     .all(methodNotAllowed(['DELETE']));

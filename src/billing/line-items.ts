@@ -1,13 +1,19 @@
+import { z } from 'zod';
 import { amountMicroUsd, unitMicroUsd } from './price';
 import type { PriceTable } from './price-table';
 import type { UsageDimension } from './usage-dimensions';
 
-export interface LineItem {
-  dimension: string;
-  quantity: number;
-  unit_microusd: number;
-  amount_microusd: number;
-}
+export const lineItemSchema = z.object({
+  dimension: z.string(),
+  quantity: z.number(),
+  unit_microusd: z.number(),
+  amount_microusd: z.number().int(),
+});
+
+/** The `line_items` JSON column, read through its schema at the data-layer edge. */
+export const lineItemsSchema = z.array(lineItemSchema);
+
+export type LineItem = z.infer<typeof lineItemSchema>;
 
 export interface Bill {
   lineItems: LineItem[];

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat/chat-request-schema';
+import type { ChatMessage } from '../providers/chat-request';
 
 type CountTokens = (text: string) => number;
 

@@ -1,23 +1,22 @@
 import type { Prisma } from '../generated/prisma/client';
-import type { LineItem } from './line-items';
+import { lineItemsSchema, type LineItem } from './line-items';
 
 /**
  * Ends the hold of a task's usage record, in the transaction that moved the
  * task to its final state, so it happens exactly once: `billing_state` must
  * still be `held`.
  *
- * Settling charges the seconds actually delivered (never more than held);
- * refunding charges nothing and keeps the held amount on record for audit.
+ * Settling charges the share actually delivered (never more than held),
+ * line item by line item; refunding charges nothing and keeps the held
+ * amount on record for audit.
  */
 export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: string, requested: number, delivered: number): Promise<boolean> {
   const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
   if (!record || record.billingState !== 'held' || record.heldMicrousd === null) return false;
-  const quantity = Math.min(Math.max(delivered, 0), requested);
-  const amount = requested > 0 ? proportion(record.heldMicrousd, quantity, requested) : 0n;
-  const lineItems = (record.lineItems as unknown as LineItem[]).map((item) => ({ ...item, quantity, amount_microusd: Number(amount) }));
+  const { lineItems, amountMicrousd } = settledLineItems(lineItemsSchema.parse(record.lineItems), requested, delivered);
   const { count } = await tx.usageRecord.updateMany({
     where: { id: requestId, billingState: 'held' },
-    data: { billingState: 'settled', amountMicrousd: amount, lineItems: lineItems as never, settledAt: new Date() },
+    data: { billingState: 'settled', amountMicrousd, lineItems, settledAt: new Date() },
   });
   return count === 1;
 }
@@ -25,15 +24,37 @@ export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: 
 export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: string): Promise<boolean> {
   const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
   if (!record || record.billingState !== 'held') return false;
-  const lineItems = (record.lineItems as unknown as LineItem[]).map((item) => ({ ...item, amount_microusd: 0 }));
+  const lineItems = refundedLineItems(lineItemsSchema.parse(record.lineItems));
   const { count } = await tx.usageRecord.updateMany({
     where: { id: requestId, billingState: 'held' },
-    data: { billingState: 'refunded', amountMicrousd: 0n, lineItems: lineItems as never, settledAt: new Date() },
+    data: { billingState: 'refunded', amountMicrousd: 0n, lineItems, settledAt: new Date() },
   });
   return count === 1;
 }
 
-/** held × part / whole, rounded half up, in integers. */
-function proportion(held: bigint, part: number, whole: number): bigint {
-  return (held * BigInt(part) * 2n + BigInt(whole)) / (2n * BigInt(whole));
+/**
+ * The held line items scaled to what was delivered: each item's quantity and
+ * amount become `delivered / requested` of what was held (delivered clamped
+ * to 0..requested), rounded half up in integers; the total is their sum.
+ */
+export function settledLineItems(held: LineItem[], requested: number, delivered: number): { lineItems: LineItem[]; amountMicrousd: bigint } {
+  const part = Math.min(Math.max(delivered, 0), requested);
+  let total = 0n;
+  const lineItems = held.map((item) => {
+    const amount = requested > 0 ? proportion(BigInt(item.amount_microusd), part, requested) : 0n;
+    total += amount;
+    const quantity = requested > 0 ? Number(proportion(BigInt(Math.round(item.quantity)), part, requested)) : 0;
+    return { ...item, quantity, amount_microusd: Number(amount) };
+  });
+  return { lineItems, amountMicrousd: total };
+}
+
+/** Nothing charged; quantities and unit prices stay for audit. */
+export function refundedLineItems(held: LineItem[]): LineItem[] {
+  return held.map((item) => ({ ...item, amount_microusd: 0 }));
+}
+
+/** whole × part / of, rounded half up, in integers. */
+function proportion(whole: bigint, part: number, of: number): bigint {
+  return (whole * BigInt(part) * 2n + BigInt(of)) / (2n * BigInt(of));
 }

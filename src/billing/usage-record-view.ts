@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import type { UsageRecord } from '../generated/prisma/client';
+import { lineItemsSchema, type LineItem } from './line-items';
+import { dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -11,21 +14,21 @@ export interface UsageRecordView {
     prompt_tokens: number;
     completion_tokens: number;
     total_tokens: number;
-    measurement: unknown;
-    dimensions: unknown;
+    measurement: z.infer<typeof measurementColumn>;
+    dimensions: z.infer<typeof dimensionsColumn>;
   };
   billing: {
     currency: string;
     amount_microusd: number;
     pricing_version: number;
-    line_items: unknown;
+    line_items: LineItem[];
     /** `final`; for tasks `held` (charged on completion), `settled` or `refunded`. */
     state: string;
     held_microusd?: number;
     settled_at?: number | null;
   };
-  routing: unknown;
-  provider_usage: unknown;
+  routing: z.infer<typeof routingColumn>;
+  provider_usage: z.infer<typeof providerUsageColumn>;
   log_id: string;
 }
 
@@ -40,20 +43,20 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
       prompt_tokens: row.promptTokens,
       completion_tokens: row.completionTokens,
       total_tokens: row.totalTokens,
-      measurement: row.measurement,
-      dimensions: row.dimensions,
+      measurement: measurementColumn.parse(row.measurement),
+      dimensions: dimensionsColumn.parse(row.dimensions),
     },
     billing: {
       currency: row.currency,
       // Safe as a JSON number: a single request would need to cost $9 billion to lose precision.
       amount_microusd: Number(row.amountMicrousd),
       pricing_version: row.pricingVersion,
-      line_items: row.lineItems,
+      line_items: lineItemsSchema.parse(row.lineItems),
       state: row.billingState,
       ...(row.heldMicrousd !== null ? { held_microusd: Number(row.heldMicrousd), settled_at: row.settledAt ? Math.floor(row.settledAt.getTime() / 1000) : null } : {}),
     },
-    routing: row.routing,
-    provider_usage: row.providerUsage,
+    routing: routingColumn.parse(row.routing),
+    provider_usage: providerUsageColumn.parse(row.providerUsage),
     log_id: row.logId,
   };
 }

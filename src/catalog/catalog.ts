@@ -1,7 +1,7 @@
 import type { EndpointType, GatewayConfig, ModelConfig, ModelRouteConfig } from '../config/gateway-config-schema';
-import { Errors } from '../http/errors';
+import { Errors } from '../errors/errors';
 import { mayUseModel, type Principal } from '../keys/principal';
-import type { ResolvedProvider } from './providers';
+import type { ResolvedProvider } from '../providers/resolved-provider';
 
 export interface CatalogRoute {
   provider: ResolvedProvider;

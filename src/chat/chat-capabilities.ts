@@ -1,6 +1,6 @@
 import type { Candidate } from '../catalog/catalog';
-import { GatewayError } from '../http/errors';
-import type { ChatRequest } from './chat-request-schema';
+import { GatewayError } from '../errors/gateway-error';
+import type { ChatRequest } from '../providers/chat-request';
 
 /**
  * Keeps the candidates whose catalog entry supports what the request uses
@@ -23,7 +23,7 @@ function unsupportedFeature(candidate: Candidate, req: ChatRequest): GatewayErro
   const model = candidate.model.config;
   const caps = model.capabilities;
   const refuse = (param: string, capability: string) =>
-    new GatewayError(400, 'unsupported_parameter', `The model "${model.id}" does not support ${capability}; remove "${param}" or pick a model whose catalog entry supports it.`, { param });
+    new GatewayError('unsupported_parameter', `The model "${model.id}" does not support ${capability}; remove "${param}" or pick a model whose catalog entry supports it.`, { param });
   if (req.tools?.length && !caps.tools) return refuse('tools', 'tools (catalog parameters.tools is false)');
   if (req.tool_choice && req.tool_choice !== 'auto' && !caps.tool_choice) return refuse('tool_choice', 'tool_choice');
   if (req.response_format && req.response_format.type !== 'text' && !caps.json_output) return refuse('response_format', 'JSON output');
@@ -33,7 +33,7 @@ function unsupportedFeature(candidate: Candidate, req: ChatRequest): GatewayErro
   const limit = model.max_output_tokens;
   if (maxTokens && limit && maxTokens > limit) {
     const param = req.max_completion_tokens ? 'max_completion_tokens' : 'max_tokens';
-    return new GatewayError(400, 'max_tokens_out_of_range', `"${param}" is ${maxTokens}, above the ${limit} output tokens the model "${model.id}" allows.`, { param });
+    return new GatewayError('max_tokens_out_of_range', `"${param}" is ${maxTokens}, above the ${limit} output tokens the model "${model.id}" allows.`, { param });
   }
   return undefined;
 }

@@ -1,19 +1,9 @@
 import { countPromptTokens, countTextTokens } from '../billing/local-token-count';
-import { dimensionsFromUsage } from '../billing/usage-dimensions';
+import { measuredFromProvider } from '../billing/measured-usage';
 import type { MeasuredUsage } from '../billing/usage-record';
 import type { ChatUsage } from '../providers/chat-types';
 import { totalCacheWrites, type ProviderUsage } from '../providers/usage';
-import type { ChatRequest } from './chat-request-schema';
-
-export function measuredFromProvider(usage: ProviderUsage, reasoningEstimated = false): MeasuredUsage {
-  return {
-    promptTokens: usage.inputTokens,
-    completionTokens: usage.outputTokens,
-    dimensions: dimensionsFromUsage(usage),
-    measurement: { input: 'provider', output: 'provider', ...(reasoningEstimated ? { reasoning: 'local_estimate' as const } : {}) },
-    providerUsage: { family: usage.family, raw_fields: usage.raw },
-  };
-}
+import type { ChatRequest } from '../providers/chat-request';
 
 /**
  * Some upstreams (Anthropic's Messages API) bill thinking inside

@@ -1,6 +1,6 @@
 import { countTextTokens } from '../billing/local-token-count';
 import type { MeasuredUsage } from '../billing/usage-record';
-import { measuredFromProvider } from '../chat/chat-usage';
+import { measuredFromProvider } from '../billing/measured-usage';
 import type { ProviderUsage } from '../providers/usage';
 import type { EmbeddingsRequest } from './embeddings-request-schema';
 

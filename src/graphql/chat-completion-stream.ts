@@ -1,7 +1,8 @@
-import { UsageTicket } from '../billing/usage-ticket';
-import { Errors } from '../http/errors';
-import { toGatewayError } from '../http/map-upstream-error';
-import type { RequestContext } from '../http/request-context';
+import { Errors } from '../errors/errors';
+import { openModelCall } from '../model-call/open-model-call';
+import { recordRefusal } from '../model-call/record-refusal';
+import type { RequestContext } from '../model-call/request-context';
+import { toGatewayError } from '../model-call/to-gateway-error';
 import { chatCompletionEvents } from './chat-completion-events';
 import { chatRequestBody } from './chat-request-body';
 import type { GraphqlContext } from './context';
@@ -13,15 +14,15 @@ import type { ChatCompletionInput } from './types/chat-completion-input';
 export const CHAT_SUBSCRIPTION_ENDPOINT = '/graphql:chatCompletion';
 
 /**
- * The chatCompletion subscription's source: the same chat service call as a
- * streamed POST /v1/chat/completions, with its own request id and usage
- * ticket, and an abort that reaches the upstream when the client leaves.
+ * The chatCompletion subscription's source: the same model call and chat
+ * service call as a streamed POST /v1/chat/completions, written as
+ * subscription events instead of SSE chunks.
  */
 export function openChatCompletionStream(ctx: GraphqlContext, input: ChatCompletionInput): Promise<AsyncIterableIterator<ChatCompletionEvent>> {
-  const controller = new AbortController();
-  const ticket = new UsageTicket(ctx.services.recorder, ctx.requestId, ctx.principal, CHAT_SUBSCRIPTION_ENDPOINT, ctx.createdAt, ctx.startedAt);
-  const call: RequestContext = { requestId: ctx.requestId, principal: ctx.principal, signal: controller.signal, ticket, logger: ctx.logger };
-  return ctx.openStreams.track(controller, startChatCompletion(ctx, call, input));
+  const { context, abort } = openModelCall(ctx.services.recorder, ctx.logger, {
+    requestId: ctx.requestId, principal: ctx.principal, endpoint: CHAT_SUBSCRIPTION_ENDPOINT, createdAt: ctx.createdAt, startedAt: ctx.startedAt,
+  });
+  return ctx.openStreams.track(abort, startChatCompletion(ctx, context, input));
 }
 
 /**
@@ -33,14 +34,10 @@ async function startChatCompletion(ctx: GraphqlContext, call: RequestContext, in
   try {
     return chatCompletionEvents(await ctx.services.chat.stream(call, chatRequestBody(input)), ctx);
   } catch (err) {
-    const gatewayError = toGatewayError(err);
-    if (!call.ticket.isSettled) {
-      await call.ticket
-        .fail(gatewayError?.status ?? 500, gatewayError?.code ?? 'internal_error')
-        .catch((e) => ctx.logger.error('usage record failed', { err: e }));
-    }
+    const refusal = await recordRefusal(call.ticket, err, ctx.logger);
     // Before the stream exists, graphql-ws cannot end the subscription: only a shutdown aborts it.
     if (call.signal.aborted) throw Errors.shuttingDown();
-    throw gatewayError ?? err;
+    // A bug stays itself, for GraphQL's error formatting to report as internal.
+    throw toGatewayError(err) ? refusal : err;
   }
 }

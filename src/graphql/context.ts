@@ -1,12 +1,31 @@
 import type { PubSub } from 'type-graphql';
-import type { GatewayServices } from '../gateway';
+import type { PriceTable } from '../billing/price-table';
+import type { UsageRecorder } from '../billing/usage-recorder';
+import type { Catalog } from '../catalog/catalog';
+import type { ChatService } from '../chat/chat-service';
+import type { KeyStore } from '../keys/key-store';
 import type { Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
+import type { UsageQueries } from '../usage/usage-queries';
+import type { VideoService } from '../videos/video-service';
 import type { OpenStreams } from './open-streams';
+
+/** The capability services GraphQL resolves with: the same ones the REST routes call. */
+export interface GraphqlServices {
+  catalog: Catalog;
+  keys: KeyStore;
+  chat: ChatService;
+  videos: VideoService;
+  usage: UsageQueries;
+  recorder: UsageRecorder;
+  prices: PriceTable;
+  pricingVersion: number;
+  logger: Logger;
+}
 
 /** What every GraphQL operation shares, whichever transport (HTTP, graphql-ws) it came over. */
 export interface GraphqlShared {
-  services: GatewayServices;
+  services: GraphqlServices;
   /** Where task updates arrive (see task-events.ts). */
   pubSub: PubSub;
   /** Unix seconds the catalog was loaded: the `created` of every model record. */

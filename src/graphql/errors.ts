@@ -1,7 +1,8 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { Errors, type GatewayError } from '../http/errors';
-import { toGatewayError } from '../http/map-upstream-error';
+import { Errors } from '../errors/errors';
+import { type GatewayError } from '../errors/gateway-error';
+import { toGatewayError } from '../model-call/to-gateway-error';
 
 /**
  * How errors look to GraphQL clients. A gateway error keeps what the REST

@@ -5,12 +5,11 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { Express, RequestHandler } from 'express';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
-import type { GatewayServices } from '../gateway';
 import { bearerToken } from '../http/auth';
-import { Errors } from '../http/errors';
+import { Errors } from '../errors/errors';
 import { locals } from '../http/request-locals';
 import { authenticate } from './authenticate';
-import { operationContext, type GraphqlContext, type GraphqlShared } from './context';
+import { operationContext, type GraphqlContext, type GraphqlServices, type GraphqlShared } from './context';
 import { errorReportingPlugin } from './error-reporting-plugin';
 import { formatGraphqlError, unauthenticated } from './errors';
 import { OpenStreams } from './open-streams';
@@ -44,7 +43,7 @@ export interface GraphqlOptions {
 export function mountGraphql(
   app: Express,
   httpServer: Server,
-  services: GatewayServices,
+  services: GraphqlServices,
   jsonBody: RequestHandler,
   options: GraphqlOptions,
 ): GraphqlServer {

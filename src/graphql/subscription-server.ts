@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { Errors } from '../http/errors';
+import { Errors } from '../errors/errors';
 import { CloseCode, type Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
@@ -39,7 +39,10 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
       },
       onSubscribe: async (ctx) => {
         // While shutting down, a new stream would only be cut (and recorded as abandoned) moments later.
-        if (shared.isDraining()) return [new GraphQLError(Errors.shuttingDown().message, { extensions: { code: 'gateway_shutting_down', status: 503 } })];
+        if (shared.isDraining()) {
+          const refusal = Errors.shuttingDown();
+          return [new GraphQLError(refusal.message, { extensions: { code: refusal.code, status: refusal.status } })];
+        }
         // A key revoked or expired while its connection stays open stops working at its next operation.
         const principal = await authenticate(keys, ctx.extra.secret);
         if (!principal) return [unauthenticated(ctx.extra.secret, newRequestId())];

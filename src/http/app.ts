@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import { Errors } from './errors';
+import { Errors } from '../errors/errors';
 import { errorHandler } from './error-handler';
 import { accessLog } from './access-log';
 import { directRoutes, type DirectRoute } from './direct-routes';

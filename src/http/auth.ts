@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { KeyStore } from '../keys/key-store';
 import type { Principal } from '../keys/principal';
-import { Errors } from './errors';
+import { Errors } from '../errors/errors';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { locals } from './request-locals';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { directRoutes } from './direct-routes';
-import { GatewayError } from './errors';
+import { GatewayError } from '../errors/gateway-error';
 import type { Middleware } from './http-types';
 import { locals } from './request-locals';
 import { sendJson } from './send-json';
@@ -24,7 +24,7 @@ describe('directRoutes', () => {
             POST: [(_req, res) => sendJson(res, 200, { served: 'direct' })],
             GET: [
               async (req) => {
-                if (req.url?.includes('reject')) throw new GatewayError(418, 'rejected', 'async failure');
+                if (req.url?.includes('reject')) throw new GatewayError('video_not_ready', 'async failure');
                 throw new Error('plain failure');
               },
             ],
@@ -85,7 +85,7 @@ describe('directRoutes', () => {
   });
 
   it('sends thrown errors and rejected promises to the error handler', async () => {
-    expect(await call('GET', '/v1/things?reject')).toMatchObject({ status: 418, body: { code: 'rejected' } });
+    expect(await call('GET', '/v1/things?reject')).toMatchObject({ status: 409, body: { code: 'video_not_ready' } });
     expect(await call('GET', '/v1/things')).toMatchObject({ status: 500, body: { code: 'internal_error' } });
   });
 });

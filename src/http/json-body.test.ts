@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { GatewayError } from './errors';
+import { GatewayError } from '../errors/gateway-error';
 import { runChain } from './direct-routes';
 import { jsonBody } from './json-body';
 import { sendJson } from './send-json';
@@ -29,7 +29,7 @@ describe('jsonBody', () => {
         },
       ],
       (err, _req, res) => {
-        const e = err instanceof GatewayError ? err : new GatewayError(500, 'internal_error', String(err));
+        const e = err instanceof GatewayError ? err : new GatewayError('internal_error', String(err));
         sendJson(res, e.status, { code: e.code, message: e.message });
       },
     );

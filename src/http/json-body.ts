@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Errors, GatewayError } from './errors';
+import { Errors } from '../errors/errors';
+import { GatewayError } from '../errors/gateway-error';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 
 const DECODERS: Record<string, (() => Readable & NodeJS.WritableStream) | null> = {
@@ -30,7 +31,7 @@ export function jsonBody(limit: number) {
     if (charset && !/^utf-?8$/i.test(charset)) return next(Errors.unsupportedMediaType('UTF-8 JSON'));
     const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     const decoder = DECODERS[encoding];
-    if (decoder === undefined) return next(new GatewayError(415, 'unsupported_media_type', `Content-Encoding "${encoding}" is not supported; send identity, gzip, deflate or br.`));
+    if (decoder === undefined) return next(new GatewayError('unsupported_media_type', `Content-Encoding "${encoding}" is not supported; send identity, gzip, deflate or br.`));
     if (!decoder && Number(req.headers['content-length']) > limit) {
       req.resume();
       return next(Errors.bodyTooLarge(limit));
@@ -83,7 +84,7 @@ function readBody(req: HttpRequest, decoder: (Readable & NodeJS.WritableStream) 
     if (size > limit) return finish(Errors.bodyTooLarge(limit));
     chunks.push(chunk);
   };
-  const aborted = () => finish(new GatewayError(400, 'request_aborted', 'The client closed the connection while sending the body.'));
+  const aborted = () => finish(new GatewayError('request_aborted', 'The client closed the connection while sending the body.'));
   source.on('data', onData);
   source.once('end', () => finish(null));
   req.once('error', aborted);
@@ -91,7 +92,7 @@ function readBody(req: HttpRequest, decoder: (Readable & NodeJS.WritableStream) 
     if (!req.complete) aborted();
   });
   if (decoder) {
-    decoder.once('error', (err: Error) => finish(new GatewayError(400, 'invalid_body_encoding', `The request body could not be decoded as ${String(req.headers['content-encoding'])}: ${err.message}`)));
+    decoder.once('error', (err: Error) => finish(new GatewayError('invalid_body_encoding', `The request body could not be decoded as ${String(req.headers['content-encoding'])}: ${err.message}`)));
     req.pipe(decoder);
   }
 }

@@ -1,4 +1,4 @@
-import { Errors } from './errors';
+import { Errors } from '../errors/errors';
 import { requestPath, type HttpRequest, type HttpResponse, type Next } from './http-types';
 
 export function methodNotAllowed(allowed: string[]) {

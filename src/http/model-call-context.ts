@@ -1,31 +1,23 @@
 import type { UsageRecorder } from '../billing/usage-recorder';
-import { UsageTicket } from '../billing/usage-ticket';
+import { openModelCall } from '../model-call/open-model-call';
 import type { Logger } from '../observability/logger';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { locals } from './request-locals';
 
 /**
- * For endpoints that call a model: the request's usage ticket (one record,
- * whatever happens next) and an abort signal that fires when the client
- * disconnects before the response is complete.
+ * For endpoints that call a model: opens the model call (its usage ticket
+ * and abort signal) and aborts it when the client disconnects before the
+ * response is complete.
  */
 export function modelCallContext(endpoint: string, recorder: UsageRecorder, logger: Logger) {
   return (_req: HttpRequest, res: HttpResponse, next: Next): void => {
     const l = locals(res);
-    const principal = l.principal!;
-    const ticket = new UsageTicket(recorder, l.requestId, principal, endpoint, l.createdAt, l.startedAt);
-    const controller = new AbortController();
+    const { context, abort } = openModelCall(recorder, logger, { requestId: l.requestId, principal: l.principal!, endpoint, createdAt: l.createdAt, startedAt: l.startedAt });
     res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) abort.abort();
     });
-    l.ticket = ticket;
-    l.context = {
-      requestId: l.requestId,
-      principal,
-      signal: controller.signal,
-      ticket,
-      logger: logger.enabled('warn') ? logger.child({ request_id: l.requestId }) : logger,
-    };
+    l.ticket = context.ticket;
+    l.context = context;
     next();
   };
 }

@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { Errors, GatewayError } from './errors';
+import { Errors } from '../errors/errors';
+import { GatewayError } from '../errors/gateway-error';
 
 export interface UploadedFile {
   filename: string;
@@ -27,7 +28,7 @@ export function readMultipart(req: Request, options: { fileFields: string[]; max
     try {
       parser = busboy({ headers: req.headers, limits: { fileSize: options.maxFileBytes, files: options.fileFields.length, fields: options.maxFields ?? 50, fieldSize: 1024 * 1024 } });
     } catch (err) {
-      reject(new GatewayError(400, 'invalid_multipart', `The multipart body cannot be read: ${(err as Error).message}`));
+      reject(new GatewayError('invalid_multipart', `The multipart body cannot be read: ${(err as Error).message}`));
       return;
     }
     const body: MultipartBody = { fields: {}, files: {} };
@@ -42,7 +43,7 @@ export function readMultipart(req: Request, options: { fileFields: string[]; max
         reject(err);
       } else resolve(body);
     };
-    const malformed = (err: Error) => new GatewayError(400, 'invalid_multipart', `The multipart body cannot be read: ${err.message}`);
+    const malformed = (err: Error) => new GatewayError('invalid_multipart', `The multipart body cannot be read: ${err.message}`);
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) failure ??= Errors.validation(name, 'is too long.');
       body.fields[name] = value;
@@ -58,17 +59,17 @@ export function readMultipart(req: Request, options: { fileFields: string[]; max
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
-        failure ??= new GatewayError(413, 'file_too_large', `"${name}" is larger than ${options.maxFileBytes} bytes.`, { param: name });
+        failure ??= new GatewayError('file_too_large', `"${name}" is larger than ${options.maxFileBytes} bytes.`, { param: name });
       });
       stream.on('end', () => {
         body.files[name] = { filename: info.filename ?? name, contentType: info.mimeType, data: Buffer.concat(chunks) };
       });
     });
-    parser.on('filesLimit', () => (failure ??= new GatewayError(400, 'too_many_files', 'Too many files in the multipart body.')));
+    parser.on('filesLimit', () => (failure ??= new GatewayError('too_many_files', 'Too many files in the multipart body.')));
     parser.on('error', (err) => finish(malformed(err as Error)));
     parser.on('close', () => finish(failure));
     // A client gone mid-upload ends nothing by itself: settle, so the request is answered and recorded.
-    req.on('aborted', () => finish(new GatewayError(400, 'request_aborted', 'The client closed the connection while sending the body.')));
+    req.on('aborted', () => finish(new GatewayError('request_aborted', 'The client closed the connection while sending the body.')));
     req.on('error', (err) => finish(malformed(err)));
     req.pipe(parser);
   });

@@ -1,5 +1,5 @@
 import type { GatewayMetrics } from '../observability/metrics';
-import { Errors } from './errors';
+import { Errors } from '../errors/errors';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { sendError } from './send-error';
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { UsageTicket } from '../billing/usage-ticket';
 import type { Principal } from '../keys/principal';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../model-call/request-context';
 
 /** What the middlewares learn about a request, kept on `res.locals` under one typed name. */
 export interface RequestLocals {

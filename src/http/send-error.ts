@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { toEnvelope, type GatewayError } from './errors';
+import { toEnvelope, type GatewayError } from '../errors/gateway-error';
 import { locals } from './request-locals';
 import { sendJson } from './send-json';
 

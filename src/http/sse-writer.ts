@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger';
-import { Errors, toEnvelope } from './errors';
-import { toGatewayError } from './map-upstream-error';
+import { Errors } from '../errors/errors';
+import { toEnvelope } from '../errors/gateway-error';
+import { toGatewayError } from '../model-call/to-gateway-error';
 import { locals } from './request-locals';
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from '../observability/logger';
 import type { VideoService } from '../videos/video-service';
-import type { VideoTask, VideoTaskStore } from '../videos/video-task-store';
+import type { VideoTask } from '../videos/video-task';
+import type { VideoTaskStore } from '../videos/video-task-store';
 
 export interface VideoPollerOptions {
   /** Lease owner name of this instance. */

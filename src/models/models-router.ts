@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { PriceTable } from '../billing/price-table';
 import type { Catalog } from '../catalog/catalog';
 import { catalogEntry, modelRecord, policyRecord } from '../catalog/catalog-entry';
-import { Errors } from '../http/errors';
+import { Errors } from '../errors/errors';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { locals } from '../http/request-locals';
 

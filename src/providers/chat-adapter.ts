@@ -1,5 +1,5 @@
-import type { ChatRequest } from '../chat/chat-request-schema';
-import type { ResolvedProvider } from '../catalog/providers';
+import type { ChatRequest } from './chat-request';
+import type { ResolvedProvider } from './resolved-provider';
 import type { ChatCompletion, ChatCompletionChunk } from './chat-types';
 import type { ProviderUsage } from './usage';
 

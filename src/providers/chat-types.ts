@@ -5,7 +5,7 @@
  * one format.
  */
 
-import type { ReasoningDetail } from '../chat/chat-request-schema';
+import type { ReasoningDetail } from './chat-request';
 
 export type { ReasoningDetail };
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ResolvedProvider } from '../catalog/providers';
+import type { ResolvedProvider } from './resolved-provider';
 
 /**
  * Asynchronous video generation upstreams. Every provider implements the

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { Errors } from '../http/errors';
+import { Errors } from '../errors/errors';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { locals } from '../http/request-locals';
 import type { UsageQueries } from './usage-queries';

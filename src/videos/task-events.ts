@@ -1,4 +1,4 @@
-import type { VideoTask } from './video-task-store';
+import type { VideoTask } from './video-task';
 
 /**
  * Where task state changes go as they happen: GraphQL subscriptions listen

@@ -1,22 +1,25 @@
 import { randomUUID } from 'node:crypto';
+import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
-import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
-import { GatewayError } from '../http/errors';
-import { toGatewayError } from '../http/map-upstream-error';
-import type { RequestContext } from '../http/request-context';
+import type { TaskErrorCode } from '../errors/error-codes';
+import { Errors } from '../errors/errors';
+import { GatewayError } from '../errors/gateway-error';
+import { parseRequest } from '../errors/parse-request';
 import type { Principal } from '../keys/principal';
-import { parseRequest } from '../http/validate';
+import type { RequestContext } from '../model-call/request-context';
+import { settlementOf, tryRoutes } from '../model-call/route-attempts';
+import { toGatewayError } from '../model-call/to-gateway-error';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
 import { UpstreamError } from '../providers/upstream-error';
 import type { VideoAdapter, VideoCall, VideoContent, VideoPoll, VideoSubmission } from '../providers/video-adapter';
 import { videoAdapterFor } from '../providers/video-registry';
-import { firstPollAt, nextPollAt } from '../jobs/poll-schedule';
+import { firstPollAt, nextPollAt } from './poll-schedule';
 import type { TaskEvents } from './task-events';
 import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
-import { isFinished, type VideoTask, type VideoTaskStore } from './video-task-store';
-import type { VideoTaskError, VideoTaskParams, VideoTaskResult } from './video-views';
+import { isFinished, type VideoTask, type VideoTaskError, type VideoTaskParams, type VideoTaskResult } from './video-task';
+import type { VideoTaskFilter, VideoTaskPage, VideoTaskStore } from './video-task-store';
 
 export const VIDEOS_ENDPOINT = '/v1/videos';
 export const VIDEO_GENERATIONS_ENDPOINT = '/v1/videos/generations';
@@ -57,24 +60,24 @@ export class VideoService {
   async submit(ctx: RequestContext, raw: unknown, endpoint: string, image?: UploadedImage): Promise<VideoTask> {
     const modelName = raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined;
     ctx.ticket.noteRequestedModel(modelName);
-    if (typeof modelName !== 'string' || !modelName) throw new GatewayError(400, 'invalid_parameter', '"model" is required.', { param: 'model' });
-    const candidate = this.deps.catalog.resolve(modelName, ctx.principal, 'videos', endpoint)[0];
-    const caps = candidate.model.config.video!;
-    if (endpoint === VIDEO_GENERATIONS_ENDPOINT && caps.api !== 'xai') throw new GatewayError(400, 'model_not_supported_on_endpoint', `"${modelName}" is submitted with POST ${VIDEOS_ENDPOINT}.`, { param: 'model' });
+    if (typeof modelName !== 'string' || !modelName) throw Errors.validation('model', 'is required.');
+    const candidates = this.deps.catalog.resolve(modelName, ctx.principal, 'videos', endpoint);
+    const caps = candidates[0].model.config.video!;
+    if (endpoint === VIDEO_GENERATIONS_ENDPOINT && caps.api !== 'xai') throw new GatewayError('model_not_supported_on_endpoint', `"${modelName}" is submitted with POST ${VIDEOS_ENDPOINT}.`, { param: 'model' });
     const { params, submission } = caps.api === 'xai' ? xaiParams(caps, raw) : openAIParams(caps, raw, image);
-    return this.startTask(ctx, candidate, params, null, (adapter, call) => adapter.submit(call, submission));
+    return this.startTask(ctx, candidates, params, null, (adapter, call) => adapter.submit(call, submission));
   }
 
   async remix(ctx: RequestContext, id: string, raw: unknown): Promise<VideoTask> {
     const source = await this.findOwned(ctx.principal, id);
     ctx.ticket.noteRequestedModel(source.model);
-    if (source.api !== 'openai') throw new GatewayError(400, 'remix_not_supported', `The model "${source.model}" does not support remix.`, { param: 'video_id' });
-    if (source.status !== 'completed') throw new GatewayError(409, 'video_not_ready', `Video "${id}" is ${source.status}; only a completed video can be remixed.`, { param: 'video_id' });
+    if (source.api !== 'openai') throw new GatewayError('remix_not_supported', `The model "${source.model}" does not support remix.`, { param: 'video_id' });
+    if (source.status !== 'completed') throw new GatewayError('video_not_ready', `Video "${id}" is ${source.status}; only a completed video can be remixed.`, { param: 'video_id' });
     const { prompt } = parseRequest(remixSchema, raw);
     const candidate = this.candidateOf(source);
-    const params: VideoTaskParams = { ...(source.params as unknown as VideoTaskParams), prompt };
-    return this.startTask(ctx, candidate, params, source.id, (adapter, call) => {
-      if (!adapter.remix) throw new GatewayError(400, 'remix_not_supported', `The model "${source.model}" does not support remix.`);
+    const params: VideoTaskParams = { ...source.params, prompt };
+    return this.startTask(ctx, [candidate], params, source.id, (adapter, call) => {
+      if (!adapter.remix) throw new GatewayError('remix_not_supported', `The model "${source.model}" does not support remix.`);
       return adapter.remix(call, source.upstreamId!, prompt);
     });
   }
@@ -90,12 +93,12 @@ export class VideoService {
 
   async content(principal: Principal, id: string, variant: string, signal: AbortSignal): Promise<VideoContent> {
     const task = await this.findOwned(principal, id);
-    if (task.api !== 'openai') throw new GatewayError(404, 'content_not_available', `The model "${task.model}" returns a video URL in GET ${VIDEOS_ENDPOINT}/{id}; it has no content endpoint.`);
-    if (!['video', 'thumbnail', 'spritesheet'].includes(variant)) throw new GatewayError(400, 'invalid_parameter', '"variant" must be video, thumbnail or spritesheet.', { param: 'variant' });
-    if (task.status !== 'completed') throw new GatewayError(409, 'video_not_ready', `Video "${id}" is ${task.status}; its content is available once completed.`);
+    if (task.api !== 'openai') throw new GatewayError('content_not_available', `The model "${task.model}" returns a video URL in GET ${VIDEOS_ENDPOINT}/{id}; it has no content endpoint.`);
+    if (!['video', 'thumbnail', 'spritesheet'].includes(variant)) throw new GatewayError('invalid_parameter', '"variant" must be video, thumbnail or spritesheet.', { param: 'variant' });
+    if (task.status !== 'completed') throw new GatewayError('video_not_ready', `Video "${id}" is ${task.status}; its content is available once completed.`);
     const candidate = this.candidateOf(task);
     const adapter = this.adapterOf(candidate);
-    if (!adapter.content) throw new GatewayError(404, 'content_not_available', 'This provider serves no video content.');
+    if (!adapter.content) throw new GatewayError('content_not_available', 'This provider serves no video content.');
     try {
       return await adapter.content(this.call(candidate, signal), task.upstreamId!, variant);
     } catch (err) {
@@ -103,9 +106,24 @@ export class VideoService {
     }
   }
 
+  /** As `get`, with null for a task that is missing or another key's. */
+  async find(principal: Principal, id: string): Promise<VideoTask | null> {
+    try {
+      return await this.get(principal, id);
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === 'video_not_found') return null;
+      throw err;
+    }
+  }
+
+  /** The key's tasks, newest first. */
+  page(principal: Principal, first: number, after: string | null, filter: VideoTaskFilter): Promise<VideoTaskPage> {
+    return this.deps.store.page(principal.keyId, first, after, filter);
+  }
+
   async findOwned(principal: Principal, id: string): Promise<VideoTask> {
     const task = await this.deps.store.findForKey(principal.keyId, id);
-    if (!task) throw new GatewayError(404, 'video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
+    if (!task) throw new GatewayError('video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
     return task;
   }
 
@@ -117,12 +135,12 @@ export class VideoService {
   async advance(task: VideoTask, stop?: AbortSignal): Promise<VideoTask | null> {
     const now = Date.now();
     if (task.status === 'submitting') {
-      return this.finish(task, 'failed', { error: { code: 'submission_interrupted', message: 'The gateway stopped while submitting this task; it was not charged. Submit it again.' } });
+      return this.finish(task, 'failed', { error: taskError('submission_interrupted', 'The gateway stopped while submitting this task; it was not charged. Submit it again.') });
     }
     // Past the deadline the task still gets this one last poll: a video that did finish is not thrown away.
     const pastDeadline = now >= task.deadlineAt.getTime();
     const timedOut = () =>
-      this.finish(task, 'expired', { error: { code: 'generation_timeout', message: 'The upstream did not finish the video in time; the charge was refunded. Submit it again.' } });
+      this.finish(task, 'expired', { error: taskError('generation_timeout', 'The upstream did not finish the video in time; the charge was refunded. Submit it again.') });
     const candidate = this.candidateOf(task);
     const polling = candidate.model.config.video!.polling;
     let poll: VideoPoll;
@@ -133,7 +151,7 @@ export class VideoService {
     } catch (err) {
       if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
       if (err instanceof UpstreamError && !err.details.retryable) {
-        return this.finish(task, 'failed', { error: { code: 'upstream_error', message: `The upstream refused the task: ${err.message}` } });
+        return this.finish(task, 'failed', { error: taskError('upstream_error', `The upstream refused the task: ${err.message}`) });
       }
       if (pastDeadline) return timedOut();
       this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
@@ -146,7 +164,7 @@ export class VideoService {
     }
     if (s.state === 'failed') return this.finish(task, 'failed', { error: s.error });
     if (s.state === 'expired') {
-      return this.finish(task, 'expired', { error: { code: 'expired', message: 'The upstream expired the task before it finished; the charge was refunded.' } });
+      return this.finish(task, 'expired', { error: taskError('expired', 'The upstream expired the task before it finished; the charge was refunded.') });
     }
     if (pastDeadline) return timedOut();
     const status = s.upstreamStatus === 'queued' && !s.progress ? 'queued' : 'in_progress';
@@ -166,14 +184,14 @@ export class VideoService {
    * generation, so it is charged too), refunded on failure or expiry.
    */
   private async finish(task: VideoTask, status: 'completed' | 'failed' | 'expired', outcome: { result?: VideoTaskResult; error?: VideoTaskError }): Promise<VideoTask | null> {
-    const params = task.params as unknown as VideoTaskParams;
+    const { params } = task;
     const updated = await this.deps.store.compareAndSet(
       task,
       {
         status,
         progress: status === 'completed' ? 100 : task.progress,
-        result: (outcome.result ?? undefined) as never,
-        error: (outcome.error ?? undefined) as never,
+        result: outcome.result,
+        error: outcome.error,
         completedAt: new Date(),
         pollCount: task.pollCount + (task.upstreamId ? 1 : 0),
       },
@@ -193,58 +211,64 @@ export class VideoService {
     return updated;
   }
 
+  /**
+   * Submits a task over the first route that accepts it. The row is written
+   * before the upstream call, so a crash mid-submit leaves a task the poller
+   * can close; a route that fails before accepting it moves the row to the
+   * next route, and the last failure closes it as `submission_failed`.
+   */
   private async startTask(
     ctx: RequestContext,
-    candidate: Candidate,
+    candidates: Candidate[],
     params: VideoTaskParams,
     remixedFrom: string | null,
     send: (adapter: VideoAdapter, call: VideoCall) => Promise<{ upstreamId: string }>,
   ): Promise<VideoTask> {
-    const adapter = this.adapterOf(candidate);
-    const polling = candidate.model.config.video!.polling;
-    const provider = candidate.route.provider;
+    const first = candidates[0];
+    const polling = first.model.config.video!.polling;
     const now = Date.now();
     const id = `video_${randomUUID().replace(/-/g, '')}`;
-    // Written before the upstream call, so a crash mid-submit leaves a task the poller can close.
-    const created = await this.deps.store.create({
+    let task = await this.deps.store.create({
       id, keyId: ctx.principal.keyId, accountId: ctx.principal.accountId, requestId: ctx.requestId,
-      model: candidate.model.id, api: candidate.model.config.video!.api, provider: provider.name,
-      upstreamModel: candidate.route.upstreamModel, lane: candidate.route.lane, status: 'submitting',
-      params: params as never, remixedFrom,
-      nextPollAt: new Date(now + provider.timeoutMs + 30_000), deadlineAt: new Date(now + polling.timeout_ms),
+      model: first.model.id, api: first.model.config.video!.api, ...routeColumns(first), status: 'submitting',
+      params, remixedFrom,
+      nextPollAt: new Date(now + first.route.provider.timeoutMs + 30_000), deadlineAt: new Date(now + polling.timeout_ms),
     });
     let upstreamId: string;
     try {
-      // Not the client's signal: a submission the upstream may already have accepted is seen through, not abandoned.
-      ({ upstreamId } = await send(adapter, this.call(candidate, AbortSignal.timeout(provider.timeoutMs))));
+      upstreamId = await tryRoutes(ctx, this.deps.metrics, candidates, async (attempt) => {
+        const { candidate } = attempt;
+        if (attempt.number > 1) task = (await this.deps.store.compareAndSet(task, routeColumns(candidate))) ?? task;
+        // Not the client's signal: a submission the upstream may already have accepted is seen through, not abandoned.
+        const accepted = await send(this.adapterOf(candidate), this.call(candidate, AbortSignal.timeout(candidate.route.provider.timeoutMs)));
+        await ctx.ticket.settle(settlementOf(attempt, {
+          statusCode: 200,
+          usage: {
+            promptTokens: 0,
+            completionTokens: 0,
+            dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }],
+            measurement: { input: 'unavailable', output: 'local_estimate' },
+            providerUsage: { family: candidate.route.provider.type, raw_fields: {} },
+          },
+          charge: true,
+          ttftMs: null,
+          wasStreaming: false,
+          errorCode: null,
+          heldForTask: id,
+        }));
+        return accepted.upstreamId;
+      });
     } catch (err) {
-      await this.deps.store.compareAndSet(created, { status: 'failed', error: { code: 'submission_failed', message: (err as Error).message } as never, completedAt: new Date() });
-      throw toGatewayError(err) ?? err;
+      await this.deps.store.compareAndSet(task, { status: 'failed', error: taskError('submission_failed', (err as Error).message), completedAt: new Date() });
+      throw err;
     }
-    await ctx.ticket.settle({
-      statusCode: 200,
-      usage: {
-        promptTokens: 0,
-        completionTokens: 0,
-        dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }],
-        measurement: { input: 'unavailable', output: 'local_estimate' },
-        providerUsage: { family: provider.type, raw_fields: {} },
-      },
-      pricedAs: { modelId: candidate.model.id, lane: candidate.route.lane },
-      charge: true,
-      ttftMs: null,
-      wasStreaming: false,
-      servedBy: { provider: provider.name, upstream_model: candidate.route.upstreamModel, lane: candidate.route.lane, attempts: 1 },
-      errorCode: null,
-      heldForTask: id,
-    });
-    const queued = await this.deps.store.compareAndSet(created, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
+    const queued = await this.deps.store.compareAndSet(task, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
     if (!queued) {
       // The submission outlived its recovery window and the task was already closed as interrupted.
       await this.deps.store.refund(ctx.requestId);
-      throw new GatewayError(502, 'submission_interrupted', 'The upstream took too long to accept the task; it was not charged. Submit it again.', { type: 'upstream_error' });
+      throw new GatewayError('submission_interrupted', 'The upstream took too long to accept the task; it was not charged. Submit it again.');
     }
-    this.deps.metrics.videoTasksSubmitted.inc({ model: candidate.model.id });
+    this.deps.metrics.videoTasksSubmitted.inc({ model: task.model });
     this.deps.events.publish(queued);
     return queued;
   }
@@ -252,19 +276,28 @@ export class VideoService {
   private candidateOf(task: VideoTask): Candidate {
     const model = this.deps.catalog.model(task.model);
     const route = model?.routes.find((r) => r.provider.name === task.provider && r.upstreamModel === task.upstreamModel) ?? model?.routes[0];
-    if (!model || !route) throw new GatewayError(500, 'model_removed', `The model "${task.model}" of this task is no longer in the catalog.`);
+    if (!model || !route) throw new GatewayError('model_removed', `The model "${task.model}" of this task is no longer in the catalog.`);
     return { model, route };
   }
 
   private adapterOf(candidate: Candidate): VideoAdapter {
     const adapter = videoAdapterFor(candidate.route.provider.type);
-    if (!adapter) throw new GatewayError(501, 'provider_not_supported', `No video adapter for provider type "${candidate.route.provider.type}".`);
+    if (!adapter) throw Errors.providerNotSupported(candidate.route.provider.type, 'video');
     return adapter;
   }
 
   private call(candidate: Candidate, signal: AbortSignal): VideoCall {
     return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal };
   }
+}
+
+function taskError(code: TaskErrorCode, message: string): VideoTaskError {
+  return { code, message };
+}
+
+/** The columns that name the route a task is served by. */
+function routeColumns(candidate: Candidate) {
+  return { provider: candidate.route.provider.name, upstreamModel: candidate.route.upstreamModel, lane: candidate.route.lane };
 }
 
 function xaiParams(caps: VideoCapabilities, raw: unknown): { params: VideoTaskParams; submission: VideoSubmission } {

@@ -1,4 +1,5 @@
-import type { VideoTask } from '../generated/prisma/client';
+import type { VideoTask as VideoTaskRow } from '../generated/prisma/client';
+import { toVideoTask, type VideoTask, type VideoTaskError, type VideoTaskResult } from './video-task';
 
 /** The fields a state change writes (compare-and-set), by their column. */
 export interface TaskChanges {
@@ -7,8 +8,11 @@ export interface TaskChanges {
   pollCount?: number;
   nextPollAt?: Date;
   upstreamId?: string;
-  result?: unknown;
-  error?: unknown;
+  provider?: string;
+  upstreamModel?: string;
+  lane?: string;
+  result?: VideoTaskResult;
+  error?: VideoTaskError;
   completedAt?: Date;
 }
 
@@ -18,6 +22,9 @@ const CHANGE_COLUMNS: Record<keyof TaskChanges, { column: string; json?: true }>
   pollCount: { column: 'poll_count' },
   nextPollAt: { column: 'next_poll_at' },
   upstreamId: { column: 'upstream_id' },
+  provider: { column: 'provider' },
+  upstreamModel: { column: 'upstream_model' },
+  lane: { column: 'lane' },
   result: { column: 'result', json: true },
   error: { column: 'error', json: true },
   completedAt: { column: 'completed_at' },
@@ -38,8 +45,12 @@ export function changeAssignments(changes: TaskChanges, firstParam: number): { s
 
 type TaskRow = Record<string, unknown>;
 
-/** A `video_tasks` row as the driver returns it (`RETURNING *`), in the shape Prisma gives. */
+/** A `video_tasks` row as the driver returns it (`RETURNING *`), as a task. */
 export function rowToVideoTask(row: TaskRow): VideoTask {
+  return toVideoTask(driverRowToPrismaShape(row));
+}
+
+function driverRowToPrismaShape(row: TaskRow): VideoTaskRow {
   const date = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
   return {
     id: row.id as string,
@@ -54,9 +65,9 @@ export function rowToVideoTask(row: TaskRow): VideoTask {
     upstreamId: (row.upstream_id as string | null) ?? null,
     status: row.status as string,
     progress: Number(row.progress),
-    params: row.params as VideoTask['params'],
-    result: (row.result ?? null) as VideoTask['result'],
-    error: (row.error ?? null) as VideoTask['error'],
+    params: row.params as VideoTaskRow['params'],
+    result: (row.result ?? null) as VideoTaskRow['result'],
+    error: (row.error ?? null) as VideoTaskRow['error'],
     remixedFrom: (row.remixed_from as string | null) ?? null,
     version: Number(row.version),
     pollCount: Number(row.poll_count),

@@ -1,15 +1,23 @@
 import type { Database } from '../db/database';
-import type { Prisma, PrismaClient, VideoTask } from '../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
 import { refundHeldCharge } from '../billing/task-billing';
+import { toVideoTask, type VideoTask, type VideoTaskParams } from './video-task';
 import { changeAssignments, rowToVideoTask, type TaskChanges } from './video-task-row';
 
-export type { VideoTask };
+/** A new task's columns: the row's own, with `params` in its known shape. */
+export type NewVideoTask = Omit<Prisma.VideoTaskUncheckedCreateInput, 'params' | 'result' | 'error'> & { params: VideoTaskParams };
 
-export const FINISHED_STATUSES = ['completed', 'failed', 'expired'] as const;
+export interface VideoTaskFilter {
+  status?: string[];
+  model?: string;
+}
 
-export function isFinished(status: string): boolean {
-  return (FINISHED_STATUSES as readonly string[]).includes(status);
+export interface VideoTaskPage {
+  tasks: VideoTask[];
+  cursors: string[];
+  endCursor: string | null;
+  hasNextPage: boolean;
 }
 
 /**
@@ -25,15 +33,15 @@ export class VideoTaskStore {
     this.prisma = db.prisma;
   }
 
-  create(data: Prisma.VideoTaskUncheckedCreateInput): Promise<VideoTask> {
-    return this.prisma.videoTask.create({ data });
+  async create(data: NewVideoTask): Promise<VideoTask> {
+    return toVideoTask(await this.prisma.videoTask.create({ data }));
   }
 
   /** A task as its owner sees it; another key's task is indistinguishable from a missing one. */
   async findForKey(keyId: string, id: string): Promise<VideoTask | null> {
     if (id.length > 128) return null;
     const task = await this.prisma.videoTask.findUnique({ where: { id } });
-    return task && task.keyId === keyId ? task : null;
+    return task && task.keyId === keyId ? toVideoTask(task) : null;
   }
 
   /**
@@ -89,7 +97,8 @@ export class VideoTaskStore {
       });
       if (count !== 1) return null;
       await alsoInTransaction(tx);
-      return tx.videoTask.findUnique({ where: { id: task.id } });
+      const row = await tx.videoTask.findUnique({ where: { id: task.id } });
+      return row && toVideoTask(row);
     });
   }
 
@@ -111,7 +120,7 @@ export class VideoTaskStore {
   }
 
   /** Newest first, cursor-paginated, always scoped to one key. */
-  async page(keyId: string, first: number, after: string | null, filter: { status?: string[]; model?: string }) {
+  async page(keyId: string, first: number, after: string | null, filter: VideoTaskFilter): Promise<VideoTaskPage> {
     const where: Prisma.VideoTaskWhereInput = { keyId };
     if (filter.status?.length) where.status = { in: filter.status.includes('queued') ? [...filter.status, 'submitting'] : filter.status };
     if (filter.model) where.model = filter.model;
@@ -119,6 +128,6 @@ export class VideoTaskStore {
     const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
-    return { tasks: page, cursors: page.map(encodeCursor), endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
+    return { tasks: page.map(toVideoTask), cursors: page.map(encodeCursor), endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
   }
 }

@@ -1,30 +1,4 @@
-import type { VideoTask } from './video-task-store';
-
-/** What a task's params and result hold (JSON columns). */
-export interface VideoTaskParams {
-  prompt: string;
-  durationSeconds: number;
-  resolution?: string;
-  aspectRatio?: string;
-  size?: string;
-  /** OpenAI's `seconds`, kept as the string the API uses. */
-  seconds?: string;
-  imageUrl?: string;
-  inputReference?: { filename: string; contentType: string; bytes: number };
-  /** The usage dimension the task is billed under, e.g. `video_seconds_720p`. */
-  billingDimension: string;
-}
-
-export interface VideoTaskResult {
-  url?: string;
-  durationSeconds?: number;
-  respectModeration?: boolean;
-}
-
-export interface VideoTaskError {
-  code: string;
-  message: string;
-}
+import type { VideoTask, VideoTaskError } from './video-task';
 
 /**
  * The xAI-style view: `{status: "pending"}` while unfinished; once done
@@ -33,8 +7,8 @@ export interface VideoTaskError {
  * (which the spec leaves open) carry `status` and an `error` object.
  */
 export function xaiTaskView(task: VideoTask) {
-  const result = (task.result ?? {}) as VideoTaskResult;
-  const params = task.params as unknown as VideoTaskParams;
+  const result = task.result ?? {};
+  const params = task.params;
   switch (task.status) {
     case 'completed':
       return {
@@ -47,7 +21,7 @@ export function xaiTaskView(task: VideoTask) {
       };
     case 'failed':
     case 'expired':
-      return { status: task.status, error: task.error as unknown as VideoTaskError };
+      return { status: task.status, error: task.error };
     default:
       return { status: 'pending' as const };
   }
@@ -55,8 +29,7 @@ export function xaiTaskView(task: VideoTask) {
 
 /** The OpenAI video object, under the gateway's own id. */
 export function openAITaskView(task: VideoTask) {
-  const params = task.params as unknown as VideoTaskParams;
-  const error = task.error as unknown as VideoTaskError | null;
+  const { params, error } = task;
   return {
     id: task.id,
     object: 'video' as const,
@@ -113,8 +86,8 @@ export interface TaskSnapshot {
 }
 
 export function taskSnapshot(task: VideoTask): TaskSnapshot {
-  const params = task.params as unknown as VideoTaskParams;
-  const result = (task.result ?? {}) as VideoTaskResult;
+  const params = task.params;
+  const result = task.result ?? {};
   const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
   return {
     id: task.id,
@@ -132,7 +105,7 @@ export function taskSnapshot(task: VideoTask): TaskSnapshot {
     // OpenAI-style results are downloaded from GET /v1/videos/{id}/content, not by URL.
     videoUrl: task.status === 'completed' ? (result.url ?? null) : null,
     respectModeration: task.status === 'completed' ? (result.respectModeration ?? true) : null,
-    error: (task.error as unknown as VideoTaskError | null) ?? null,
+    error: task.error,
     remixedFrom: task.remixedFrom,
     createdAt: seconds(task.createdAt)!,
     updatedAt: seconds(task.updatedAt)!,

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type RequestHandler } from 'express';
 import type { UsageRecorder } from '../billing/usage-recorder';
-import { GatewayError } from '../http/errors';
+import { GatewayError } from '../errors/gateway-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { modelCallContext } from '../http/model-call-context';
 import { isMultipart, readMultipart } from '../http/multipart';
@@ -74,7 +74,7 @@ async function multipartSubmission(req: Parameters<RequestHandler>[0]): Promise<
   const { fields, files } = await readMultipart(req, { fileFields: ['input_reference'], maxFileBytes: INPUT_REFERENCE_MAX_BYTES });
   const image = files.input_reference;
   if (image && !IMAGE_TYPES.includes(image.contentType)) {
-    throw new GatewayError(400, 'invalid_parameter', `"input_reference" must be a PNG, JPEG or WebP image (got ${image.contentType}).`, { param: 'input_reference' });
+    throw new GatewayError('invalid_parameter', `"input_reference" must be a PNG, JPEG or WebP image (got ${image.contentType}).`, { param: 'input_reference' });
   }
   return { body: fields, image };
 }

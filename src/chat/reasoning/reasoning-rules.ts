@@ -1,7 +1,7 @@
 import type { ModelConfig, ReasoningCapabilities } from '../../config/gateway-config-schema';
-import { GatewayError } from '../../http/errors';
+import { GatewayError } from '../../errors/gateway-error';
 import type { UpstreamChatRequest } from '../../providers/chat-adapter';
-import type { ChatRequest } from '../chat-request-schema';
+import type { ChatRequest } from '../../providers/chat-request';
 
 /**
  * The reasoning controls of the spec's "Chat completions with reasoning"
@@ -171,5 +171,5 @@ function share(maxTokens: number | undefined, percent: number): number | undefin
 }
 
 function refuse(param: string, message: string, code: 'unsupported_parameter' | 'invalid_parameter' = 'unsupported_parameter'): GatewayError {
-  return new GatewayError(400, code, message, { param });
+  return new GatewayError(code, message, { param });
 }

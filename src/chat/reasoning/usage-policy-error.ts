@@ -1,4 +1,4 @@
-import { GatewayError } from '../../http/errors';
+import { GatewayError } from '../../errors/gateway-error';
 
 /**
  * OpenAI's reasoning models answer 400 `invalid_prompt` when a prompt was
@@ -10,7 +10,7 @@ export function explainUsagePolicyRefusal(family: string, err: GatewayError): Ga
   if (family !== 'openai-reasoning' || err.status !== 400) return err;
   const upstreamCode = (err.options.details?.upstream_code as string | undefined) ?? err.code;
   if (upstreamCode !== 'invalid_prompt' && !/usage polic|flagged/i.test(err.message)) return err;
-  return new GatewayError(400, 'invalid_prompt', `The model refused the prompt as potentially violating its usage rules. Check the prompt against the provider's usage policies and rephrase it. (${err.message})`, {
+  return new GatewayError('invalid_prompt', `The model refused the prompt as potentially violating its usage rules. Check the prompt against the provider's usage policies and rephrase it. (${err.message})`, {
     param: 'messages',
     details: err.options.details,
   });

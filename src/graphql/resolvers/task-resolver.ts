@@ -1,6 +1,5 @@
 import { Arg, Args, Ctx, ID, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import { InvalidCursorError } from '../../db/time-id-cursor';
-import { GatewayError } from '../../http/errors';
 import { taskSnapshot, type TaskSnapshot } from '../../videos/video-views';
 import type { GraphqlContext } from '../context';
 import { badUserInput } from '../errors';
@@ -16,7 +15,7 @@ type TaskSubscribe = SubscribeResolverData<unknown, { id: string }, GraphqlConte
 export class TaskResolver {
   @Query(() => VideoTask, { nullable: true, description: 'A video task; null when missing or submitted by another key.' })
   async task(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<TaskSnapshot | null> {
-    const task = await ctx.services.videoTasks.findForKey(ctx.principal.keyId, id);
+    const task = await ctx.services.videos.find(ctx.principal, id);
     return task && taskSnapshot(task);
   }
 
@@ -24,7 +23,7 @@ export class TaskResolver {
   async tasks(@Args(() => VideoTasksArgs) args: VideoTasksArgs, @Ctx() ctx: GraphqlContext): Promise<VideoTaskConnection> {
     const { first, after, status, model } = args;
     try {
-      const page = await ctx.services.videoTasks.page(ctx.principal.keyId, pageSize(first), after ?? null, {
+      const page = await ctx.services.videos.page(ctx.principal, pageSize(first), after ?? null, {
         status: status ? [status] : undefined,
         model: model ?? undefined,
       });
@@ -41,10 +40,10 @@ export class TaskResolver {
   @Subscription(() => VideoTask, {
     description: "A task's current state, then each change as it happens (from any gateway instance); ends after the final state.",
     subscribe: async ({ args, context }: TaskSubscribe) => {
-      const owned = await context.services.videoTasks.findForKey(context.principal.keyId, args.id);
-      if (!owned) throw new GatewayError(404, 'video_not_found', `No video task "${args.id}" for this API key.`, { param: 'id' });
+      // Refused at once for a task that is missing or another key's, as GET /v1/videos/{id} is.
+      await context.services.videos.findOwned(context.principal, args.id);
       const current = async () => {
-        const task = await context.services.videoTasks.findForKey(context.principal.keyId, args.id);
+        const task = await context.services.videos.find(context.principal, args.id);
         return task && taskSnapshot(task);
       };
       return oneTaskUpdates(context, current, args.id);

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat/chat-request-schema';
+import type { ChatMessage } from '../chat-request';
 import { convertToAnthropicMessages, imageSource } from './convert-to-anthropic-messages';
 
 const thinkingOn = { thinkingEnabled: true };

@@ -1,4 +1,4 @@
-import type { CacheControl, ChatMessage, ReasoningDetail } from '../../chat/chat-request-schema';
+import type { CacheControl, ChatMessage, ReasoningDetail } from '../chat-request';
 import { UnsupportedParameterError } from '../unsupported-parameter';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage, ReasoningDetail } from '../../chat/chat-request-schema';
+import type { ChatMessage, ReasoningDetail } from '../chat-request';
 import { UnsupportedParameterError } from '../unsupported-parameter';
 import type { ImageDownloadLimits } from './download-image';
 import type { GeminiContent, GeminiPart } from './gemini-api';

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../chat/chat-request-schema';
+import type { ChatRequest } from '../chat-request';
 import type { GeminiTool, GeminiToolConfig } from './gemini-api';
 
 /**

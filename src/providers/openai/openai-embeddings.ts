@@ -1,4 +1,4 @@
-import type { ResolvedProvider } from '../../catalog/providers';
+import type { ResolvedProvider } from '../resolved-provider';
 import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
 import { parseJsonOrUndefined } from '../parse-json';
 import { UpstreamError } from '../upstream-error';

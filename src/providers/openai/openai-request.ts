@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../chat/chat-request-schema';
+import type { ChatMessage } from '../chat-request';
 import type { UpstreamChatRequest } from '../chat-adapter';
 
 /** Gateway-level fields that are not OpenAI parameters; their effect arrives through `thinking`. */

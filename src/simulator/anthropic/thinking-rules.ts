@@ -1,14 +1,4 @@
-import {
-  type AnthropicError,
-  budgetBelowMinimum,
-  budgetNotBelowMaxTokens,
-  fieldRequired,
-  forcedToolWithThinking,
-  invalidRequest,
-  temperatureWithThinking,
-  topKWithThinking,
-  topPWithThinking,
-} from './errors';
+import { type AnthropicError, budgetBelowMinimum, budgetNotBelowMaxTokens, fieldRequired, forcedToolWithThinking, invalidRequest, temperatureWithThinking, topKWithThinking, topPWithThinking } from './errors';
 import type { MessagesRequest } from './messages-request';
 
 /**

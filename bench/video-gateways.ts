@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
-import { loadGatewayConfig, parseConfigFile } from '../config/load-config';
-import type { VideoCapabilities } from '../config/gateway-config-schema';
+import { loadGatewayConfig, parseConfigFile } from '../src/config/load-config';
+import type { VideoCapabilities } from '../src/config/gateway-config-schema';
 import type { Report } from './context';
 import { startGatewayProcess, uncleanExit, type GatewayProcess } from './processes';
 import { checkNoBuiltInSimulator, SIMULATOR_PATHS } from './upstream';

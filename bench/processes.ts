@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { packageRoot } from '../src/config/package-root';
 
 /**
  * The processes under test, each on its own so that /proc figures are theirs
@@ -9,8 +10,8 @@ import path from 'node:path';
  * and killed when the bench exits, however it exits.
  */
 
-/** dist/main.js, next to dist/bench/. */
-export const MAIN_JS = path.resolve(__dirname, '..', 'main.js');
+/** The built gateway, dist/main.js (`npm run bench` builds it first). */
+export const MAIN_JS = path.join(packageRoot(), 'dist', 'main.js');
 
 const children = new Set<ChildProcess>();
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  * straight to the simulator is the price of one more process and hop on this
  * machine, which no gateway logic can win back.
  *
- * Run as `node dist/bench/bare-proxy.js` with BARE_PROXY_UPSTREAM set; prints
+ * Run as `node dist-bench/bench/bare-proxy.js` with BARE_PROXY_UPSTREAM set; prints
  * one JSON line with its URL once listening.
  */
 function startBareProxy(upstreamUrl: string): void {

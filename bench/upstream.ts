@@ -1,5 +1,5 @@
-import { DEFAULT_PROVIDERS } from '../config/default-catalog';
-import type { ProviderType } from '../config/gateway-config-schema';
+import { DEFAULT_PROVIDERS } from '../src/config/default-catalog';
+import type { ProviderType } from '../src/config/gateway-config-schema';
 import type { Report } from './context';
 import type { GatewayProcess } from './processes';
 

@@ -1,0 +1,110 @@
+/**
+ * Every public `error.code` the gateway answers with, in one place: its HTTP
+ * status, its envelope `type` and what it means. The README's error tables
+ * list exactly these (a test holds the two together).
+ *
+ * Two codes stand for a family: `upstream_invalid_request` (400) and
+ * `upstream_rate_limited` (429) are replaced by the upstream's own code when
+ * it gave one (`context_length_exceeded`, `rate_limit_exceeded`, ...), so an
+ * OpenAI client sees the code it knows; `details.upstream_code` keeps it too.
+ */
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'rate_limit_error'
+  | 'overloaded_error'
+  | 'upstream_error'
+  | 'server_error';
+
+export interface ErrorCodeSpec {
+  status: number;
+  /** Defaults by status: 401 authentication, 403 permission, 404 not found, 429 rate limit, 503 overloaded, 5xx server, else invalid request. */
+  type?: ErrorType;
+  meaning: string;
+}
+
+export const ERROR_CODES = {
+  invalid_json: { status: 400, meaning: 'The body is not valid JSON.' },
+  invalid_parameter: { status: 400, meaning: 'A field is missing, of the wrong type or out of range; `param` names it.' },
+  unsupported_parameter: { status: 400, meaning: 'The model or its family does not take this parameter or value; `param` names it.' },
+  max_tokens_out_of_range: { status: 400, meaning: '`max_tokens` is above what the model can produce.' },
+  model_not_supported_on_endpoint: { status: 400, meaning: 'The model does not serve this endpoint.' },
+  invalid_body_encoding: { status: 400, meaning: 'A compressed body could not be decoded.' },
+  invalid_multipart: { status: 400, meaning: 'A multipart body could not be read.' },
+  too_many_files: { status: 400, meaning: 'A multipart body holds more files than the endpoint takes.' },
+  invalid_request: { status: 400, meaning: 'The request line or path could not be read (malformed percent-encoding, say).' },
+  request_aborted: { status: 400, meaning: 'The client closed the connection while sending the body.' },
+  invalid_prompt: { status: 400, meaning: 'A reasoning model refused the prompt under its usage policies.' },
+  remix_not_supported: { status: 400, meaning: 'The video model cannot remix.' },
+  upstream_invalid_request: { status: 400, meaning: "The upstream refused the request as invalid (the upstream's own code replaces this one when it gave one)." },
+  missing_api_key: { status: 401, meaning: 'No `Authorization: Bearer` key was sent.' },
+  invalid_api_key: { status: 401, meaning: 'The key is unknown, expired or revoked.' },
+  invalid_admin_token: { status: 401, meaning: 'The admin token is wrong.' },
+  admin_disabled: { status: 403, meaning: 'The admin API is off (no `GATEWAY_ADMIN_TOKEN`).' },
+  model_not_allowed: { status: 403, meaning: 'The key may not use this model or route.' },
+  not_found: { status: 404, meaning: 'No such route.' },
+  model_not_found: { status: 404, meaning: 'No model or route policy of that name.' },
+  usage_record_not_found: { status: 404, meaning: 'No usage record of that id for this key.' },
+  video_not_found: { status: 404, meaning: 'No video task of that id for this key.' },
+  content_not_available: { status: 404, meaning: 'The video model has no content download.' },
+  key_not_found: { status: 404, meaning: 'No API key of that id (admin API).' },
+  account_not_found: { status: 404, meaning: 'No account of that id (admin API).' },
+  method_not_allowed: { status: 405, meaning: 'The route does not take this method; `Allow` lists those it takes.' },
+  video_not_ready: { status: 409, meaning: 'The video is not completed yet.' },
+  request_body_too_large: { status: 413, meaning: 'The body (after decompression) or what the upstream received is too large.' },
+  file_too_large: { status: 413, meaning: 'An uploaded file is over its limit.' },
+  unsupported_media_type: { status: 415, meaning: 'The body is not UTF-8 JSON, plain or gzip/deflate/br encoded.' },
+  upstream_rate_limited: { status: 429, type: 'rate_limit_error', meaning: "The upstream is rate limiting (the upstream's own code replaces this one when it gave one); `Retry-After` is kept." },
+  internal_error: { status: 500, meaning: 'A gateway bug; report the request id.' },
+  model_removed: { status: 500, meaning: "A task's model is no longer in the catalog." },
+  provider_not_supported: { status: 501, meaning: "The route's provider type does not speak this endpoint's protocol." },
+  upstream_error: { status: 502, type: 'upstream_error', meaning: 'The upstream failed.' },
+  upstream_unreachable: { status: 502, type: 'upstream_error', meaning: 'The upstream could not be reached.' },
+  upstream_stream_interrupted: { status: 502, type: 'upstream_error', meaning: 'The upstream stream ended before the answer was complete.' },
+  upstream_stream_error: { status: 502, type: 'upstream_error', meaning: 'The upstream reported an error in the middle of a stream.' },
+  upstream_auth_failed: { status: 502, type: 'upstream_error', meaning: "The gateway's upstream credential was refused (the operator's to fix)." },
+  upstream_model_not_found: { status: 502, type: 'upstream_error', meaning: 'The upstream does not know the model a route names (the operator\'s to fix).' },
+  upstream_quota_exhausted: { status: 502, type: 'upstream_error', meaning: "The gateway's upstream account is out of quota (the operator's to fix)." },
+  submission_interrupted: { status: 502, type: 'upstream_error', meaning: 'The upstream took too long to accept a video task; nothing was charged.' },
+  gateway_overloaded: { status: 503, meaning: 'The gateway is at its concurrency limit; retry with backoff.' },
+  gateway_shutting_down: { status: 503, meaning: 'The instance is draining; retry on another or in a moment.' },
+  upstream_overloaded: { status: 503, type: 'upstream_error', meaning: 'The upstream is overloaded; retry with backoff.' },
+  upstream_timeout: { status: 504, type: 'upstream_error', meaning: 'The upstream did not answer in time.' },
+} as const satisfies Record<string, ErrorCodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * Codes of a video task's `error` object (`status: failed` or `expired`).
+ * They are not HTTP answers: the task read itself succeeds. An upstream that
+ * names its own failure code keeps it; `video_generation_failed` stands in
+ * when it names none.
+ */
+export const TASK_ERROR_CODES = {
+  video_generation_failed: 'The upstream reported that the generation failed.',
+  upstream_error: 'The upstream refused the task when it was polled.',
+  submission_failed: 'The upstream refused the submission; nothing was charged.',
+  submission_interrupted: 'The gateway stopped while submitting the task; nothing was charged.',
+  generation_timeout: "The upstream did not finish within the model's time-out; the charge was refunded.",
+  expired: 'The upstream expired the task before it finished; the charge was refunded.',
+} as const satisfies Record<string, string>;
+
+export type TaskErrorCode = keyof typeof TASK_ERROR_CODES;
+
+export function errorType(code: ErrorCode): ErrorType {
+  const spec: ErrorCodeSpec = ERROR_CODES[code];
+  return spec.type ?? typeByStatus(spec.status);
+}
+
+function typeByStatus(status: number): ErrorType {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status === 503) return 'overloaded_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}

@@ -1,0 +1,106 @@
+import type { Settlement } from '../billing/usage-ticket';
+import type { Candidate } from '../catalog/catalog';
+import type { GatewayError } from '../errors/gateway-error';
+import type { GatewayMetrics } from '../observability/metrics';
+import { UnsupportedParameterError } from '../providers/unsupported-parameter';
+import { UpstreamError } from '../providers/upstream-error';
+import type { RequestContext } from './request-context';
+import { toGatewayError } from './to-gateway-error';
+
+/** Client disconnected before the answer was complete (nginx's convention). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** One route tried for a request: the candidate, and how many routes were tried so far (1 for the first). */
+export interface RouteAttempt<C extends Candidate = Candidate> {
+  candidate: C;
+  number: number;
+}
+
+/** What a capability says of an attempt's end; the route it was served by is filled in from the attempt. */
+export type AttemptOutcome = Omit<Settlement, 'pricedAs' | 'servedBy'>;
+
+export function settlementOf(attempt: RouteAttempt, outcome: AttemptOutcome): Settlement {
+  const { route, model } = attempt.candidate;
+  return {
+    ...outcome,
+    pricedAs: { modelId: model.id, lane: route.lane },
+    servedBy: { provider: route.provider.name, upstream_model: route.upstreamModel, lane: route.lane, attempts: attempt.number },
+  };
+}
+
+export interface RouteAttemptOptions {
+  wasStreaming?: boolean;
+  /** Rewords the final error for the client (a family's own explanation of an upstream refusal). */
+  explain?: (err: GatewayError, attempt: RouteAttempt) => GatewayError;
+}
+
+/**
+ * Routing with fallback, for every capability: tries the candidates in
+ * order until one answers. A failure before any byte reached the client
+ * moves to the next route when it is worth it (an upstream failure marked
+ * retryable, or a route whose protocol cannot express the request); the last
+ * failure settles the usage record (uncharged, naming the route that failed)
+ * and is thrown as the gateway error the client sees. Errors that are bugs
+ * are thrown as they are, for the door to record as internal errors.
+ */
+export async function tryRoutes<C extends Candidate, T>(
+  ctx: RequestContext,
+  metrics: GatewayMetrics,
+  candidates: C[],
+  run: (attempt: RouteAttempt<C>) => Promise<T>,
+  options: RouteAttemptOptions = {},
+): Promise<T> {
+  let earlier: unknown;
+  for (const [i, candidate] of candidates.entries()) {
+    const attempt = { candidate, number: i + 1 };
+    try {
+      return await run(attempt);
+    } catch (err) {
+      if (!ctx.signal.aborted) countUpstreamError(metrics, candidate, err);
+      if (i < candidates.length - 1 && fallsBack(err, ctx)) {
+        if (err instanceof UpstreamError) {
+          metrics.upstreamFallbacks.inc({ provider: candidate.route.provider.name });
+          ctx.logger.warn('upstream failed before the first byte; trying the next route', {
+            provider: candidate.route.provider.name, upstream_status: err.details.status, reason: err.message,
+          });
+        }
+        earlier = mostTelling(earlier, err);
+        continue;
+      }
+      throw await settleFailure(ctx, mostTelling(earlier, err), attempt, options);
+    }
+  }
+  throw new Error('no route to try: the catalog resolves every name to at least one');
+}
+
+export function countUpstreamError(metrics: GatewayMetrics, candidate: Candidate, err: unknown): void {
+  if (err instanceof UpstreamError) metrics.upstreamErrors.inc({ provider: candidate.route.provider.name, status: String(err.details.status) });
+}
+
+function fallsBack(err: unknown, ctx: RequestContext): boolean {
+  // A route whose protocol cannot express the request is skipped before any call is made to it.
+  if (err instanceof UnsupportedParameterError) return true;
+  return err instanceof UpstreamError && err.details.retryable && !ctx.signal.aborted;
+}
+
+async function settleFailure(ctx: RequestContext, err: unknown, attempt: RouteAttempt, options: RouteAttemptOptions): Promise<unknown> {
+  const wasStreaming = options.wasStreaming ?? false;
+  if (ctx.signal.aborted) {
+    await ctx.ticket.settle(settlementOf(attempt, { statusCode: CLIENT_CLOSED_REQUEST, usage: null, charge: false, ttftMs: null, wasStreaming, errorCode: 'client_closed_request' }));
+    return err;
+  }
+  const gatewayError = toGatewayError(err);
+  if (!gatewayError) return err;
+  const told = options.explain ? options.explain(gatewayError, attempt) : gatewayError;
+  await ctx.ticket.settle(settlementOf(attempt, { statusCode: told.status, usage: null, charge: false, ttftMs: null, wasStreaming, errorCode: told.code }));
+  return told;
+}
+
+/**
+ * Which failure the client hears about when several routes failed: an
+ * upstream's own failure says more than a later route's inability to
+ * express the request.
+ */
+function mostTelling(earlier: unknown, latest: unknown): unknown {
+  return latest instanceof UnsupportedParameterError && earlier instanceof UpstreamError ? earlier : latest;
+}

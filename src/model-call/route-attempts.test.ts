@@ -1,0 +1,116 @@
+import type { Settlement } from '../billing/usage-ticket';
+import type { Candidate } from '../catalog/catalog';
+import { GatewayError } from '../errors/gateway-error';
+import { silentLogger } from '../observability/logger';
+import { GatewayMetrics } from '../observability/metrics';
+import { UnsupportedParameterError } from '../providers/unsupported-parameter';
+import { UpstreamError } from '../providers/upstream-error';
+import type { RequestContext } from './request-context';
+import { tryRoutes } from './route-attempts';
+
+function candidate(provider: string): Candidate {
+  return {
+    model: { id: 'gpt-test', config: {} as Candidate['model']['config'], routes: [] },
+    route: { provider: { name: provider } as Candidate['route']['provider'], upstreamModel: `${provider}-model`, lane: 'standard', config: {} as Candidate['route']['config'] },
+  };
+}
+
+function context(aborted = false): { ctx: RequestContext; settled: Settlement[] } {
+  const settled: Settlement[] = [];
+  const abort = new AbortController();
+  if (aborted) abort.abort();
+  const ticket = { settle: async (s: Settlement) => void settled.push(s) };
+  return { ctx: { requestId: 'req_1', principal: {} as RequestContext['principal'], signal: abort.signal, ticket: ticket as unknown as RequestContext['ticket'], logger: silentLogger }, settled };
+}
+
+const retryable = (status = 503) => new UpstreamError('overloaded', { status, retryable: true });
+const final = (status = 400) => new UpstreamError('bad request', { status, retryable: false, code: 'context_length_exceeded' });
+const routes = [candidate('a'), candidate('b'), candidate('c')];
+
+describe('tryRoutes: routing with fallback and its settlement', () => {
+  it('answers from the first route that answers, and settles nothing itself', async () => {
+    const { ctx, settled } = context();
+    const tried: string[] = [];
+    const answer = await tryRoutes(ctx, new GatewayMetrics(), routes, async ({ candidate: c, number }) => {
+      tried.push(`${c.route.provider.name}#${number}`);
+      if (c.route.provider.name === 'a') throw retryable();
+      return 'ok';
+    });
+    expect(answer).toBe('ok');
+    expect(tried).toEqual(['a#1', 'b#2']);
+    expect(settled).toEqual([]);
+  });
+
+  it('counts each upstream failure and each fallback by provider', async () => {
+    const { ctx } = context();
+    const metrics = new GatewayMetrics();
+    await tryRoutes(ctx, metrics, routes, async ({ number }) => {
+      if (number < 3) throw retryable(529);
+      return 'ok';
+    });
+    expect(metrics.upstreamErrors.get({ provider: 'a', status: '529' })).toBe(1);
+    expect(metrics.upstreamFallbacks.get({ provider: 'b' })).toBe(1);
+    expect(metrics.upstreamFallbacks.get({ provider: 'c' })).toBe(0);
+  });
+
+  it('stops at a failure that is not retryable, settles it uncharged naming the route, and throws the gateway error', async () => {
+    const { ctx, settled } = context();
+    const failure = tryRoutes(ctx, new GatewayMetrics(), routes, async () => {
+      throw final();
+    });
+    await expect(failure).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
+    expect(settled).toEqual([
+      expect.objectContaining({
+        statusCode: 400, charge: false, usage: null, errorCode: 'context_length_exceeded',
+        pricedAs: { modelId: 'gpt-test', lane: 'standard' },
+        servedBy: { provider: 'a', upstream_model: 'a-model', lane: 'standard', attempts: 1 },
+      }),
+    ]);
+  });
+
+  it('settles the last route when every route failed, with the number of routes tried', async () => {
+    const { ctx, settled } = context();
+    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async () => { throw retryable(); }, { wasStreaming: true })).rejects.toMatchObject({ code: 'upstream_overloaded', status: 503 });
+    expect(settled).toEqual([expect.objectContaining({ statusCode: 503, wasStreaming: true, servedBy: expect.objectContaining({ provider: 'c', attempts: 3 }) })]);
+  });
+
+  it('skips a route whose protocol cannot express the request, but reports an earlier upstream failure over it', async () => {
+    const { ctx } = context();
+    const failure = tryRoutes(ctx, new GatewayMetrics(), routes.slice(0, 2), async ({ number }) => {
+      if (number === 1) throw retryable(502);
+      throw new UnsupportedParameterError('top_k', 'not here');
+    });
+    await expect(failure).rejects.toMatchObject({ code: 'upstream_error', status: 502 });
+  });
+
+  it('reports the parameter when no route can express the request', async () => {
+    const { ctx } = context();
+    const failure = tryRoutes(ctx, new GatewayMetrics(), routes, async () => {
+      throw new UnsupportedParameterError('top_k', 'not here');
+    });
+    await expect(failure).rejects.toMatchObject({ code: 'unsupported_parameter', options: { param: 'top_k' } });
+  });
+
+  it('does not fall back once the client has gone, and records 499 uncharged', async () => {
+    const { ctx, settled } = context(true);
+    const tried: number[] = [];
+    const cause = retryable();
+    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async ({ number }) => { tried.push(number); throw cause; })).rejects.toBe(cause);
+    expect(tried).toEqual([1]);
+    expect(settled).toEqual([expect.objectContaining({ statusCode: 499, errorCode: 'client_closed_request', charge: false })]);
+  });
+
+  it('lets the capability reword the final error', async () => {
+    const { ctx, settled } = context();
+    const explained = new GatewayError('invalid_prompt', 'flagged');
+    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async () => { throw final(); }, { explain: () => explained })).rejects.toBe(explained);
+    expect(settled[0]).toMatchObject({ statusCode: 400, errorCode: 'invalid_prompt' });
+  });
+
+  it('throws a bug as it is, unsettled, for the door to record as an internal error', async () => {
+    const { ctx, settled } = context();
+    const bug = new TypeError('undefined is not a function');
+    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async () => { throw bug; })).rejects.toBe(bug);
+    expect(settled).toEqual([]);
+  });
+});

@@ -107,3 +107,24 @@ describe('a video task\'s held charge over GraphQL', () => {
     expect(settled.billing.settledAt).toEqual(expect.any(Number));
   });
 });
+
+describe('a task read over GraphQL is the task REST reads', () => {
+  let t: TestGateway;
+  afterAll(() => t?.close());
+
+  it('polls a due task on read, as GET /v1/videos/{id} does, with no background poller', async () => {
+    t = await startTestGateway({ config: fastVideoConfig({ first_poll_after_ms: 0 }), env: { GATEWAY_VIDEO_POLLER: 'false' } });
+    const key = await t.createKey();
+    const res = await fetch(`${t.url}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gen-imagine-video', prompt: 'read me [sim gen_ms=50]', duration: 2 }) });
+    const id = ((await res.json()) as { request_id: string }).request_id;
+    await new Promise((r) => setTimeout(r, 200));
+    // Only reads move the task: GraphQL's must reach the upstream and finish it.
+    const read = await eventually(async () => {
+      const task = (await graphqlHttp(t, key, TaskDocument, { id })).data!.task!;
+      return task.status === 'COMPLETED' ? task : undefined;
+    }, 'GraphQL reads to complete the task', 5000);
+    expect(read).toMatchObject({ id, progress: 100, durationSeconds: 2 });
+    const rest = (await (await fetch(`${t.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { video?: { url: string } };
+    expect(rest.video?.url).toBe(read.videoUrl);
+  });
+});

@@ -1,0 +1,122 @@
+import { gatewayConfigSchema, type GatewayConfigInput } from '../config/gateway-config-schema';
+import { GatewayError } from '../errors/gateway-error';
+import type { Principal } from '../keys/principal';
+import { resolveProviders } from '../providers/resolved-provider';
+import { Catalog } from './catalog';
+
+const chat = (id: string, routes: GatewayConfigInput['models'][number]['routes']) => ({
+  id, owned_by: 'x', family: 'openai', endpoint_types: ['chat' as const], context_window: 8000, pricing: { input: '1', output: '2' }, routes,
+});
+
+const config = gatewayConfigSchema.parse({
+  providers: {
+    primary: { type: 'openai', base_url: 'https://primary.example/v1/', api_key_env: 'PRIMARY_KEY' },
+    backup: { type: 'anthropic', simulator: true },
+  },
+  models: [
+    chat('alpha', [
+      { provider: 'primary', upstream_model: 'alpha-2025' },
+      { provider: 'backup', upstream_model: 'claude-alpha', lane: 'fallback' },
+    ]),
+    chat('beta', [{ provider: 'backup', upstream_model: 'claude-beta' }]),
+    {
+      id: 'embed', owned_by: 'x', family: 'openai-embedding', endpoint_types: ['embeddings'], context_window: 8191,
+      embedding: { dimensions: 8 }, pricing: { input: '0.02' }, routes: [{ provider: 'primary', upstream_model: 'text-embedding-3-small' }],
+    },
+  ],
+  routes: [
+    { name: 'fast', models: ['beta', 'alpha'] },
+    { name: 'mixed', models: ['embed', 'alpha'] },
+    { name: 'vectors', models: ['embed'] },
+  ],
+});
+const providers = resolveProviders(config, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090');
+const catalog = new Catalog(config, providers);
+
+const principal = (allowed: string[] | null): Principal => ({
+  keyId: 'key_1', accountId: 'acc_1', projectId: null, memberId: null, keyName: 'test',
+  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null,
+});
+const anyModel = principal(null);
+const CHAT = '/v1/chat/completions';
+
+/** Each candidate as model@provider/upstream_model#lane, in the order to try. */
+const order = (name: string, who = anyModel, endpoint: 'chat' | 'embeddings' = 'chat') =>
+  catalog.resolve(name, who, endpoint, endpoint === 'chat' ? CHAT : '/v1/embeddings').map((c) => `${c.model.id}@${c.route.provider.name}/${c.route.upstreamModel}#${c.route.lane}`);
+
+function refusal(name: string, who: Principal, endpoint: 'chat' | 'embeddings' = 'chat', path = CHAT): GatewayError {
+  try {
+    catalog.resolve(name, who, endpoint, path);
+  } catch (err) {
+    expect(err).toBeInstanceOf(GatewayError);
+    return err as GatewayError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('Catalog.resolve', () => {
+  it.each([
+    ['a model id: its routes in order', 'alpha', ['alpha@primary/alpha-2025#standard', 'alpha@backup/claude-alpha#fallback']],
+    ['a single-route model', 'beta', ['beta@backup/claude-beta#standard']],
+    ['a route policy: its models in order, each with its routes', 'fast', ['beta@backup/claude-beta#standard', 'alpha@primary/alpha-2025#standard', 'alpha@backup/claude-alpha#fallback']],
+    ['a policy with a model off this endpoint: the others only', 'mixed', ['alpha@primary/alpha-2025#standard', 'alpha@backup/claude-alpha#fallback']],
+  ])('%s', (_, name, expected) => {
+    expect(order(name)).toEqual(expected);
+  });
+
+  it('filters a policy by endpoint the other way too', () => {
+    expect(order('mixed', anyModel, 'embeddings')).toEqual(['embed@primary/text-embedding-3-small#standard']);
+  });
+
+  it('candidates carry the resolved provider and the catalog config', () => {
+    const [first, second] = catalog.resolve('alpha', anyModel, 'chat', CHAT);
+    expect(first.route.provider).toEqual({
+      name: 'primary', type: 'openai', baseUrl: 'https://primary.example/v1', apiKey: 'sk-primary', timeoutMs: 600_000, headers: {}, simulated: false,
+    });
+    expect(second.route.provider).toMatchObject({ name: 'backup', type: 'anthropic', baseUrl: 'http://127.0.0.1:8090/v1', apiKey: 'simulator', simulated: true });
+    expect(first.model.config.id).toBe('alpha');
+    expect(first.route.config).toEqual({ provider: 'primary', upstream_model: 'alpha-2025', lane: 'standard' });
+  });
+
+  it.each<[string, string, Principal, 'chat' | 'embeddings', string, number, string, string]>([
+    // [why, name, principal, endpoint, path, status, code, message fragment]
+    ['an unknown name', 'gamma', anyModel, 'chat', CHAT, 404, 'model_not_found', 'The model "gamma" does not exist.'],
+    ['names are case-sensitive', 'Alpha', anyModel, 'chat', CHAT, 404, 'model_not_found', '"Alpha"'],
+    ['a #thinking name is not split here', 'alpha#thinking', anyModel, 'chat', CHAT, 404, 'model_not_found', '"alpha#thinking"'],
+    ['an unknown name, even for a restricted key', 'gamma', principal(['alpha']), 'chat', CHAT, 404, 'model_not_found', '"gamma"'],
+    ['a model the key may not use', 'alpha', principal(['beta']), 'chat', CHAT, 403, 'model_not_allowed', 'This API key may not use the model "alpha".'],
+    ['a key with an empty allow list', 'beta', principal([]), 'chat', CHAT, 403, 'model_not_allowed', '"beta"'],
+    ['a policy the key may not use, though it may use its models', 'fast', principal(['alpha', 'beta']), 'chat', CHAT, 403, 'model_not_allowed', '"fast"'],
+    ['a model off this endpoint', 'embed', anyModel, 'chat', CHAT, 400, 'model_not_supported_on_endpoint', 'The model "embed" does not serve /v1/chat/completions.'],
+    ['a policy whose models are all off this endpoint', 'vectors', anyModel, 'chat', CHAT, 400, 'model_not_supported_on_endpoint', '"vectors" does not serve /v1/chat/completions'],
+    ['a chat model on embeddings', 'alpha', anyModel, 'embeddings', '/v1/embeddings', 400, 'model_not_supported_on_endpoint', 'does not serve /v1/embeddings'],
+  ])('refuses %s', (_, name, who, endpoint, path, status, code, fragment) => {
+    const err = refusal(name, who, endpoint, path);
+    expect({ status: err.status, code: err.code, param: err.options.param }).toEqual({ status, code, param: 'model' });
+    expect(err.message).toContain(fragment);
+  });
+
+  it('checks the key before the endpoint', () => {
+    expect(refusal('embed', principal(['alpha'])).code).toBe('model_not_allowed');
+  });
+
+  it('a key restricted to a policy may use it, and reaches its models through it', () => {
+    const policyOnly = principal(['fast']);
+    expect(order('fast', policyOnly)).toHaveLength(3);
+    expect(refusal('alpha', policyOnly).code).toBe('model_not_allowed');
+  });
+
+  it('lists what a key may use', () => {
+    const visible = catalog.visibleTo(principal(['alpha', 'vectors', 'gamma']));
+    expect(visible.models.map((m) => m.id)).toEqual(['alpha']);
+    expect(visible.policies.map((p) => p.name)).toEqual(['vectors']);
+    const all = catalog.visibleTo(anyModel);
+    expect(all.models.map((m) => m.id)).toEqual(['alpha', 'beta', 'embed']);
+    expect(all.policies).toEqual([{ name: 'fast', models: ['beta', 'alpha'] }, { name: 'mixed', models: ['embed', 'alpha'] }, { name: 'vectors', models: ['embed'] }]);
+  });
+
+  it('looks models up by id', () => {
+    expect(catalog.model('beta')?.routes.map((r) => r.upstreamModel)).toEqual(['claude-beta']);
+    expect(catalog.model('fast')).toBeUndefined();
+  });
+});

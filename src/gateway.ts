@@ -31,8 +31,7 @@ import { UsageQueries } from './usage/usage-queries';
 import { usageRouter } from './usage/usage-router';
 import type { GraphqlServices } from './graphql/context';
 import { mountGraphql, type GraphqlServer } from './graphql/graphql-server';
-import { createSubscriptionPubSub } from './graphql/pubsub';
-import { pubSubTaskEvents } from './graphql/task-events';
+import { TaskUpdateBus } from './graphql/task-update-bus';
 import { VideoPoller } from './jobs/video-poller';
 import { VideoService } from './videos/video-service';
 import { VideoTaskStore } from './videos/video-task-store';
@@ -96,9 +95,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS);
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
-  const subscriptionPubSub = createSubscriptionPubSub(env.REDIS_URL, logger);
+  const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
   const videos = new VideoService({
-    catalog, store: videoTasks, events: pubSubTaskEvents(subscriptionPubSub.pubSub), metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
+    catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
   });
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),
@@ -124,7 +123,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     ],
     direct: [chatRoute(services.chat, { recorder, logger, jsonBody }), embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody })],
     requireApiKey: requireApiKey(keys),
-    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { pubSub: subscriptionPubSub, catalogLoadedAt: loadedAt, isDraining: () => draining }))],
+    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { taskUpdates, catalogLoadedAt: loadedAt, isDraining: () => draining }))],
   });
   await graphql?.start();
   httpServer.on('request', listener);
@@ -164,7 +163,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       // Streams cut by closing their connections settle a moment later; their records go in before the flush.
       if (!(await recorder.allHandedOver(5_000))) logger.error('some requests did not hand over their usage records before shutdown');
       await writer.flush();
-      await subscriptionPubSub.close();
+      await taskUpdates.close();
       await simulator?.close();
       await db.close();
       logger.info('shutdown complete', { reason });

@@ -25,6 +25,11 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { config, source } = loadGatewayConfig(process.env);
       const gateway = await startGateway({ env, rawEnv: process.env, config, configSource: source, logger });
+      // The last resort: a rejection nobody handled is a bug to report, not a reason to drop every request in flight.
+      process.on('unhandledRejection', (reason) => {
+        gateway.services.metrics.unhandledRejections.inc();
+        logger.error('unhandled promise rejection; the gateway keeps serving', { err: reason });
+      });
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         process.once(signal, () => {
           gateway.shutdown(signal).then(

@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   request_body_too_large: { status: 413, meaning: 'The body (after decompression) or what the upstream received is too large.' },
   file_too_large: { status: 413, meaning: 'An uploaded file is over its limit.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not UTF-8 JSON, plain or gzip/deflate/br encoded.' },
+  subscription_too_slow: { status: 429, meaning: 'A GraphQL subscriber left too many events unread; its subscription was ended. Subscribe again.' },
   upstream_rate_limited: { status: 429, type: 'rate_limit_error', meaning: "The upstream is rate limiting (the upstream's own code replaces this one when it gave one); `Retry-After` is kept." },
   internal_error: { status: 500, meaning: 'A gateway bug; report the request id.' },
   model_removed: { status: 500, meaning: "A task's model is no longer in the catalog." },

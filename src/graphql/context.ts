@@ -1,4 +1,3 @@
-import type { PubSub } from 'type-graphql';
 import type { PriceTable } from '../billing/price-table';
 import type { UsageRecorder } from '../billing/usage-recorder';
 import type { Catalog } from '../catalog/catalog';
@@ -9,6 +8,7 @@ import type { Logger } from '../observability/logger';
 import type { UsageQueries } from '../usage/usage-queries';
 import type { VideoService } from '../videos/video-service';
 import type { OpenStreams } from './open-streams';
+import type { TaskUpdateBus } from './task-update-bus';
 
 /** The capability services GraphQL resolves with: the same ones the REST routes call. */
 export interface GraphqlServices {
@@ -26,8 +26,8 @@ export interface GraphqlServices {
 /** What every GraphQL operation shares, whichever transport (HTTP, graphql-ws) it came over. */
 export interface GraphqlShared {
   services: GraphqlServices;
-  /** Where task updates arrive (see task-events.ts). */
-  pubSub: PubSub;
+  /** Where task updates arrive, by key (see task-update-bus.ts). */
+  taskUpdates: TaskUpdateBus;
   /** Unix seconds the catalog was loaded: the `created` of every model record. */
   catalogLoadedAt: number;
   openStreams: OpenStreams;

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createPubSub } from '@graphql-yoga/subscription';
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { packageRoot } from '../config/package-root';
 import { buildGatewaySchema } from './schema';
@@ -13,7 +12,7 @@ const HEADER = '# Generated from src/graphql by `npm run schema:emit`; do not ed
 
 /** The schema's SDL, types and fields sorted, so that the file changes only when the schema does. */
 export async function printGatewaySchema(): Promise<string> {
-  const schema = await buildGatewaySchema(createPubSub());
+  const schema = await buildGatewaySchema();
   return `${HEADER}${printSchema(lexicographicSortSchema(schema))}\n`;
 }
 

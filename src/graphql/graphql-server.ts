@@ -13,7 +13,7 @@ import { operationContext, type GraphqlContext, type GraphqlServices, type Graph
 import { errorReportingPlugin } from './error-reporting-plugin';
 import { formatGraphqlError, unauthenticated } from './errors';
 import { OpenStreams } from './open-streams';
-import type { SubscriptionPubSub } from './pubsub';
+import type { TaskUpdateBus } from './task-update-bus';
 import { buildGatewaySchema } from './schema';
 import { serveSubscriptions } from './subscription-server';
 
@@ -25,8 +25,8 @@ export interface GraphqlServer {
 }
 
 export interface GraphqlOptions {
-  /** Topic-based subscription events (task updates): through Redis across instances, or in-process. */
-  pubSub: SubscriptionPubSub;
+  /** Task updates by key: through Redis across instances, or in-process. */
+  taskUpdates: TaskUpdateBus;
   /** Unix seconds the catalog was loaded; pass REST's value so both list the same `created`. */
   catalogLoadedAt?: number;
   /** The gateway's shutdown state, shared with the REST overload guard. */
@@ -49,7 +49,7 @@ export function mountGraphql(
 ): GraphqlServer {
   const shared: GraphqlShared = {
     services,
-    pubSub: options.pubSub.pubSub,
+    taskUpdates: options.taskUpdates,
     catalogLoadedAt: options.catalogLoadedAt ?? Math.floor(Date.now() / 1000),
     openStreams: new OpenStreams(),
     isDraining: options.isDraining ?? (() => false),
@@ -75,7 +75,7 @@ interface RunningGraphql {
 }
 
 async function startGraphql(httpServer: Server, shared: GraphqlShared): Promise<RunningGraphql> {
-  const schema = await buildGatewaySchema(shared.pubSub);
+  const schema = await buildGatewaySchema();
   const subscriptions = serveSubscriptions(new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH }), schema, shared);
   const apollo = new ApolloServer<GraphqlContext>({
     schema,

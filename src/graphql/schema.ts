@@ -6,9 +6,20 @@ import { TaskResolver } from './resolvers/task-resolver';
 import { UsageResolver } from './resolvers/usage-resolver';
 
 /**
- * The gateway's GraphQL schema. `pubSub` carries the events of topic-based
- * subscriptions (task updates); chat streams come from the chat service itself.
+ * The gateway's GraphQL schema. Every subscription brings its own source
+ * (`subscribe`): task updates from the task update bus, chat streams from
+ * the chat service.
  */
-export function buildGatewaySchema(pubSub: PubSub): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, ChatCompletionResolver, TaskResolver], pubSub, validate: false });
+export function buildGatewaySchema(): Promise<GraphQLSchema> {
+  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, ChatCompletionResolver, TaskResolver], pubSub: NO_TOPICS, validate: false });
+}
+
+/** type-graphql asks for a topic pub/sub whenever a schema has subscriptions; none of the gateway's uses topics. */
+const NO_TOPICS: PubSub = {
+  publish() {
+    throw new Error('the gateway publishes task updates on the task update bus, not on GraphQL topics');
+  },
+  subscribe() {
+    throw new Error('every gateway subscription brings its own source (subscribe), not a GraphQL topic');
+  },
 }

@@ -1,18 +1,16 @@
 import type { GraphqlContext } from './context';
-import { TASK_UPDATED, type TaskSnapshot } from './task-events';
+import type { TaskSnapshot } from '../videos/video-views';
 
 const FINISHED = new Set(['completed', 'failed', 'expired']);
 
 /**
  * One task's state changes as they happen: its current state first, then
- * every newer one, ending after the final state. The event stream is joined
- * before the current state is read, so no change can fall in between, and
- * versions drop anything older than what was already sent.
+ * every newer one, ending after the final state. The key's event stream is
+ * joined before the current state is read, so no change can fall in between,
+ * and versions drop anything older than what was already sent.
  */
 export async function* oneTaskUpdates(ctx: GraphqlContext, current: () => Promise<TaskSnapshot | null>, taskId: string): AsyncGenerator<TaskSnapshot> {
-  const events = ctx.pubSub.subscribe(TASK_UPDATED)[Symbol.asyncIterator]() as AsyncIterator<TaskSnapshot>;
-  // The pub/sub stream is lazy: asking for its first event is what attaches the listener, so do it first.
-  let next = events.next();
+  const events = ctx.taskUpdates.subscribe(ctx.principal.keyId);
   try {
     const first = await current();
     if (!first) return;
@@ -20,29 +18,28 @@ export async function* oneTaskUpdates(ctx: GraphqlContext, current: () => Promis
     if (FINISHED.has(first.status)) return;
     let version = first.version;
     for (;;) {
-      const { value, done } = await next;
+      const { value, done } = await events.next();
       if (done) return;
-      next = events.next();
-      if (value.id !== taskId || value.keyId !== ctx.principal.keyId || value.version <= version) continue;
+      if (value.id !== taskId || value.version <= version) continue;
       version = value.version;
       yield value;
       if (FINISHED.has(value.status)) return;
     }
   } finally {
-    await events.return?.();
+    await events.return();
   }
 }
 
 /** Every state change of the calling key's tasks, from now on. */
 export async function* allTaskUpdates(ctx: GraphqlContext): AsyncGenerator<TaskSnapshot> {
-  const events = ctx.pubSub.subscribe(TASK_UPDATED)[Symbol.asyncIterator]() as AsyncIterator<TaskSnapshot>;
+  const events = ctx.taskUpdates.subscribe(ctx.principal.keyId);
   try {
     for (;;) {
       const { value, done } = await events.next();
       if (done) return;
-      if (value.keyId === ctx.principal.keyId) yield value;
+      yield value;
     }
   } finally {
-    await events.return?.();
+    await events.return();
   }
 }

@@ -92,6 +92,8 @@ export class GatewayMetrics {
   readonly videoTasksSubmitted = new Counter('gateway_video_tasks_submitted_total', 'Video tasks accepted, by model.');
   readonly videoTasksFinished = new Counter('gateway_video_tasks_finished_total', 'Video tasks that reached a final state, by model and status.');
   readonly videoPolls = new Counter('gateway_video_polls_total', 'Upstream polls of video tasks, by provider.');
+  readonly pubsubPublishFailures = new Counter('gateway_pubsub_publish_failures_total', 'Task updates Redis did not take (delivered to this instance only).');
+  readonly unhandledRejections = new Counter('gateway_unhandled_rejections_total', 'Promise rejections nothing handled (logged; the gateway keeps serving).');
 
   render(): string {
     const memory = globalThis.process.memoryUsage();
@@ -104,7 +106,7 @@ export class GatewayMetrics {
     return [
       this.httpRequests, this.httpDuration, this.inFlight, this.upstreamErrors, this.upstreamFallbacks,
       this.tokens, this.usageRecordsWritten, this.usageRecordsSpooled, this.usageFlushDuration,
-      this.videoTasksSubmitted, this.videoTasksFinished, this.videoPolls,
+      this.videoTasksSubmitted, this.videoTasksFinished, this.videoPolls, this.pubsubPublishFailures, this.unhandledRejections,
     ].map((m) => m.render()).join('') + process;
   }
 }

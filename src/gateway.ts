@@ -20,10 +20,12 @@ import { migrate } from './db/migrate';
 import { buildRequestListener } from './http/app';
 import { jsonBody as jsonBodyReader } from './http/json-body';
 import { requireApiKey } from './http/auth';
+import { answerClientError } from './http/client-error';
 import { OverloadGuard } from './http/overload-guard';
 import { KeyStore } from './keys/key-store';
 import { modelsRouter } from './models/models-router';
-import { healthRouter } from './observability/health-router';
+import { livenessRouter, opsRouter } from './observability/health-router';
+import { startOpsServer, type OpsServer } from './http/ops-server';
 import type { Logger } from './observability/logger';
 import { GatewayMetrics } from './observability/metrics';
 import { startSimulator, type SimulatorHandle } from './simulator/server';
@@ -51,6 +53,8 @@ export interface RunningGateway {
   url: string;
   port: number;
   server: Server;
+  /** The operations listener (/readyz, /metrics), when GATEWAY_OPS_PORT is set. */
+  opsUrl?: string;
   db: Database;
   services: GatewayServices;
   simulator?: SimulatorHandle;
@@ -70,7 +74,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const { env, logger, config } = opts;
   const startedAt = performance.now();
 
-  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: path.join(env.dataDir, 'pglite') });
+  const db = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: path.join(env.dataDir, 'pglite'),
+    timeouts: { statementMs: env.GATEWAY_DB_STATEMENT_TIMEOUT_MS, lockMs: env.GATEWAY_DB_LOCK_TIMEOUT_MS, connectMs: env.GATEWAY_DB_CONNECT_TIMEOUT_MS },
+  });
   const migrations = await migrate(db);
   logger.info('database ready', { database: db.kind, migrations_applied: migrations.applied, ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}) });
 
@@ -97,7 +105,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const videoTasks = new VideoTaskStore(db);
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
   const videos = new VideoService({
-    catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS,
+    catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, usageSpool: writer,
   });
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),
@@ -108,25 +116,32 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     : undefined;
 
   const loadedAt = Math.floor(Date.now() / 1000);
+  let draining = false;
+  const ops = opsRouter({ database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() }, metrics);
+  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
+  const apiKey = requireApiKey(keys);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
-  let draining = false;
   const listener = buildRequestListener({
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
-    open: [healthRouter(db, metrics, () => draining), adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody)],
+    open: [livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []), adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody)],
     authenticated: [
       modelsRouter({ catalog, prices, pricingVersion, loadedAt }),
       videosRouter(videos, recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
     direct: [chatRoute(services.chat, { recorder, logger, jsonBody }), embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody })],
-    requireApiKey: requireApiKey(keys),
-    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBody, { taskUpdates, catalogLoadedAt: loadedAt, isDraining: () => draining }))],
+    requireApiKey: apiKey,
+    extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
+      taskUpdates, catalogLoadedAt: loadedAt, isDraining: () => draining, requireApiKey: apiKey, guard,
+      maxMessageBytes: env.GATEWAY_MAX_BODY_BYTES, maxSubscriptionsPerKey: env.GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY,
+    }))],
   });
   await graphql?.start();
   httpServer.on('request', listener);
+  httpServer.on('clientError', answerClientError);
   httpServer.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -141,6 +156,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     startup_ms: Math.round(performance.now() - startedAt),
     instance: instanceId,
     video_poller: poller ? 'on' : 'off',
+    ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
   });
 
   let shuttingDown: Promise<void> | undefined;
@@ -162,12 +178,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       });
       // Streams cut by closing their connections settle a moment later; their records go in before the flush.
       if (!(await recorder.allHandedOver(5_000))) logger.error('some requests did not hand over their usage records before shutdown');
-      await writer.flush();
+      // A database that cannot take them (locked, gone) gets a deadline; what is left goes to the spool.
+      const flushed = await writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
+      if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
       await taskUpdates.close();
+      await opsServer?.close();
       await simulator?.close();
-      await db.close();
+      // A dead link must not hold the exit: the pool gets a few seconds to close.
+      await Promise.race([db.close(), new Promise((resolve) => setTimeout(resolve, flushed ? 5_000 : 1_000).unref())]);
       logger.info('shutdown complete', { reason });
     })());
 
-  return { url, port, server: httpServer, db, services, simulator, shutdown };
+  return { url, port, opsUrl: opsServer?.url, server: httpServer, db, services, simulator, shutdown };
 }

@@ -32,6 +32,11 @@ async function main(argv: string[]): Promise<number> {
       });
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         process.once(signal, () => {
+          // The hard deadline: whatever still hangs after the grace period, the flush deadline and a margin, the process exits.
+          setTimeout(() => {
+            logger.error('shutdown did not finish in time; exiting');
+            process.exit(1);
+          }, env.GATEWAY_SHUTDOWN_GRACE_MS + env.GATEWAY_SHUTDOWN_FLUSH_MS + 20_000).unref();
           gateway.shutdown(signal).then(
             () => process.exit(0),
             (err) => {

@@ -1,3 +1,4 @@
+import { isWellFormedId } from '../db/well-formed-id';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { requireAdminToken } from '../http/auth';
@@ -43,7 +44,8 @@ export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, 
   router
     .route('/api/admin/keys/:id')
     .delete(admin, async (req, res, next) => {
-      const view = await keys.revoke(String(req.params.id));
+      const id = String(req.params.id);
+      const view = isWellFormedId(id) ? await keys.revoke(id) : null;
       if (!view) return next(new GatewayError('key_not_found', `No API key "${req.params.id}".`));
       res.json(view);
     })

@@ -5,7 +5,7 @@ import type { UsageWriter } from './usage-writer';
 
 /** Prices a request's usage at the current table and hands the record to the writer. */
 export class UsageRecorder {
-  /** Requests whose record is promised but not yet handed to the writer. */
+  /** Requests whose record is promised but not yet handed to the writer (its queue, from where shutdown flushes or spools it). */
   private readonly open = new Set<object>();
   private wakeWhenNoneOpen: (() => void) | undefined;
 

@@ -5,12 +5,23 @@ import type { UsageRecordRow } from './usage-record';
 /**
  * A local append-only file of usage records the database refused, so that a
  * database outage loses no record. Replayed (idempotently, by request id) at
- * the next start-up or flush that succeeds.
+ * the next start-up or flush that succeeds, and by the video hold sweeper.
+ *
+ * Appends and drains of the spool file take turns: a drain reads the file,
+ * commits and then removes or rewrites it, so an append in between would
+ * otherwise be lost with it.
  */
 export class UsageSpool {
+  private turn: Promise<unknown> = Promise.resolve();
+
   constructor(readonly file: string) {}
 
-  async append(rows: UsageRecordRow[], file = this.file): Promise<void> {
+  append(rows: UsageRecordRow[], file = this.file): Promise<void> {
+    // The rejected file is written from inside a drain: it must not wait for the drain's turn.
+    return file === this.file ? this.inTurn(() => this.appendTo(rows, file)) : this.appendTo(rows, file);
+  }
+
+  private async appendTo(rows: UsageRecordRow[], file: string): Promise<void> {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const handle = await fs.open(file, 'a');
     try {
@@ -30,8 +41,17 @@ export class UsageSpool {
     await this.append([{ ...row, errorCode: `spool_rejected: ${(reason as Error)?.message ?? String(reason)}`.slice(0, 500) }], this.rejectedFile);
   }
 
-  /** Reads every spooled record; `commit` is called with them and the spool is cleared only if it succeeds. */
-  async drain(commit: (rows: UsageRecordRow[]) => Promise<void>): Promise<number> {
+  /**
+   * Reads every spooled record and calls `commit` with them; the records it
+   * hands back (those the database could not take yet) stay in the spool,
+   * the others leave it. Nothing leaves it if `commit` throws. Returns how
+   * many left.
+   */
+  drain(commit: (rows: UsageRecordRow[]) => Promise<UsageRecordRow[] | void>): Promise<number> {
+    return this.inTurn(() => this.drainNow(commit));
+  }
+
+  private async drainNow(commit: (rows: UsageRecordRow[]) => Promise<UsageRecordRow[] | void>): Promise<number> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
@@ -46,9 +66,23 @@ export class UsageSpool {
         return []; // a torn last line from a crash mid-append holds no complete record
       }
     });
-    if (rows.length) await commit(rows);
-    await fs.rm(this.file, { force: true });
-    return rows.length;
+    const kept = rows.length ? ((await commit(rows)) ?? []) : [];
+    if (kept.length) {
+      // Rewritten whole, then renamed over the spool: a crash leaves either file, never half of one.
+      const next = `${this.file}.next`;
+      await fs.rm(next, { force: true });
+      await this.appendTo(kept, next);
+      await fs.rename(next, this.file);
+    } else {
+      await fs.rm(this.file, { force: true });
+    }
+    return rows.length - kept.length;
+  }
+
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
+    return run;
   }
 }
 

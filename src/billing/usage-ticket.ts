@@ -60,11 +60,14 @@ export class UsageTicket {
   async settle(s: Settlement): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    let written: Promise<void>;
     try {
-      await this.record(s);
+      // The record is in the writer's queue once this returns; only its commit is awaited below.
+      written = this.record(s);
     } finally {
       this.recorder.closed(this);
     }
+    await written;
   }
 
   private async record(s: Settlement): Promise<void> {

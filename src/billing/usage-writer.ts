@@ -12,6 +12,16 @@ interface Pending {
 
 const MAX_BATCH = 500;
 const RETRY_DELAYS_MS = [25, 100, 400];
+/** A commit running longer than this means the database cannot take writes now (a locked table, a dead link). */
+const STUCK_COMMIT_MS = 5_000;
+/** While commits fail, the database is tried again at most this often; records in between go straight to the spool. */
+const RETRY_FAILING_DATABASE_MS = 5_000;
+
+/** Whether the writer can commit records now, for readiness. */
+export interface WriterHealth {
+  writable: boolean;
+  reason?: string;
+}
 
 /**
  * Commits usage records with group commit: a record is written at once when
@@ -25,6 +35,12 @@ export class UsageWriter {
   private draining: Promise<void> | null = null;
   /** Whether records went to the spool since the last replay. */
   private spooled = false;
+  /** The batch being committed now, and since when. */
+  private inFlight: Pending[] = [];
+  private commitStartedAt: number | null = null;
+  /** Set when a batch could not be committed, cleared by the next commit that works. */
+  private failingSince: number | null = null;
+  private lastFailedAttemptAt = 0;
 
   constructor(
     private readonly db: Pick<Database, 'query'>,
@@ -46,19 +62,83 @@ export class UsageWriter {
   }
 
   /**
+   * `flush()` with a deadline, for shutdown: records not committed within
+   * `ms` (the database is locked or gone) are written to the spool instead,
+   * to be replayed (idempotently) by the next start. Resolves `true` when
+   * everything was committed in time.
+   */
+  async flushWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+    const outcome = await Promise.race([this.flush().then(() => 'done' as const), deadline]);
+    clearTimeout(timer);
+    if (outcome === 'done') return true;
+    const left = [...this.inFlight, ...this.queue.splice(0)];
+    this.logger.error('usage records did not commit before the shutdown deadline; spooling them', { count: left.length, deadline_ms: ms });
+    await this.spoolOrDie(left.map((p) => p.row), new Error('shutdown deadline'));
+    for (const p of left) p.done();
+    return false;
+  }
+
+  /**
+   * Readiness: whether usage records can be committed now. Asks the
+   * database for the lock a write takes on `usage_records` (a locked table
+   * or a dead link answers nothing within `timeoutMs`); when it is granted,
+   * a writer that was failing is healthy again and replays its spool.
+   */
+  async probe(timeoutMs = 1_000): Promise<WriterHealth> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+    const attempt = this.db.query('SELECT 1 FROM "usage_records" LIMIT 0 FOR UPDATE', []).then(() => 'ok' as const, () => 'failed' as const);
+    const outcome = await Promise.race([attempt, late]);
+    clearTimeout(timer);
+    if (outcome !== 'ok') return { writable: false, reason: 'the database does not take usage records now; they are kept in the local spool' };
+    if (this.failingSince !== null) {
+      this.failingSince = null;
+      if (this.spooled) void this.replaySpoolSoon();
+    }
+    return this.health();
+  }
+
+  /** Not writable while batches fail, or while one commit has been stuck for seconds. */
+  health(now = Date.now()): WriterHealth {
+    if (this.failingSince !== null) return { writable: false, reason: 'usage records cannot be committed to the database; they are kept in the local spool' };
+    if (this.commitStartedAt !== null && now - this.commitStartedAt > STUCK_COMMIT_MS) {
+      return { writable: false, reason: 'a usage record commit has been waiting on the database for more than 5 s' };
+    }
+    return { writable: true };
+  }
+
+  /**
    * Moves records left in the spool by an earlier outage into the database.
    * A record the database refuses on its own is set aside in the spool's
    * rejected file (and logged), so that one bad record can never stop a
-   * start-up.
+   * start-up; records refused because the database itself cannot take them
+   * yet stay in the spool for the next replay (never set aside: the
+   * sweeper replays during outages too).
    */
   async replaySpool(): Promise<number> {
+    let kept = 0;
     const count = await this.spool.drain(async (rows) => {
       try {
         await this.insert(rows);
-      } catch {
-        for (const row of rows) await this.insert([row]).catch((err) => this.spool.reject(row, err));
+        return [];
+      } catch (batchErr) {
+        // Not the records but the database (still out, locked): they all stay in the spool for the next replay.
+        if (!isRecordError(batchErr)) {
+          kept = rows.length;
+          this.logger.warn('usage spool replay failed; the records stay in the spool', { count: rows.length, err: batchErr });
+          return rows;
+        }
+        const stay: UsageRecordRow[] = [];
+        for (const row of rows) {
+          await this.insert([row]).catch((err) => (isRecordError(err) ? this.spool.reject(row, err) : void stay.push(row)));
+        }
+        kept = stay.length;
+        return stay;
       }
     });
+    if (kept) this.spooled = true;
     if (count) this.logger.info('usage records replayed from the spool', { count, file: this.spool.file });
     return count;
   }
@@ -67,24 +147,42 @@ export class UsageWriter {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, MAX_BATCH);
+        this.inFlight = batch;
+        this.commitStartedAt = Date.now();
         await this.commit(batch.map((p) => p.row));
         for (const p of batch) p.done();
       }
     } finally {
+      this.inFlight = [];
+      this.commitStartedAt = null;
       this.draining = null;
     }
   }
 
   private async commit(rows: UsageRecordRow[]): Promise<void> {
+    if (this.failingSince !== null && Date.now() - this.lastFailedAttemptAt < RETRY_FAILING_DATABASE_MS) {
+      // The database failed moments ago: waiting on it again would hold every request for its time-out.
+      await this.spoolOrDie(rows, new Error('the database failed moments ago'));
+      return;
+    }
     const started = process.hrtime.bigint();
     for (let attempt = 0; ; attempt++) {
+      const attemptStarted = Date.now();
       try {
         await this.insert(rows);
+        this.failingSince = null;
         this.metrics.usageRecordsWritten.inc({}, rows.length);
         this.metrics.usageFlushDuration.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
         if (this.spooled) await this.replaySpoolSoon();
         return;
       } catch (err) {
+        if (!isRecordError(err) && (attempt > 0 || Date.now() - attemptStarted > 500)) {
+          this.lastFailedAttemptAt = Date.now();
+          // Locked, timed out, unreachable: every row would wait as long again, one by one. Keep them all.
+          // (A failure that came at once gets one quick retry first: a dropped connection reconnects.)
+          await this.spoolOrDie(rows, err);
+          return;
+        }
         if (attempt >= RETRY_DELAYS_MS.length) {
           await this.commitOneByOne(rows, err);
           return;
@@ -122,6 +220,7 @@ export class UsageWriter {
   }
 
   private async spoolOrDie(rows: UsageRecordRow[], cause: unknown): Promise<void> {
+    this.failingSince ??= Date.now();
     this.logger.error('usage records could not be committed; writing them to the spool', { count: rows.length, err: cause });
     try {
       await this.spool.append(rows);
@@ -136,4 +235,14 @@ export class UsageWriter {
   private insert(rows: UsageRecordRow[]): Promise<void> {
     return insertUsageRecords(this.db, rows);
   }
+}
+
+/**
+ * A failure of the records themselves (PostgreSQL's data exceptions, class
+ * 22, and integrity violations, class 23), which retrying or splitting the
+ * batch can get past; anything else is the database's state.
+ */
+function isRecordError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && /^2[23]/.test(code);
 }

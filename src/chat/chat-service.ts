@@ -72,7 +72,7 @@ export class ChatService {
       completion.usage = reported ? toClientUsage(reported.usage) : clientUsageFromMeasured(usage);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return completion;
-    }, { explain: explainRefusal });
+    }, { explain: explainRefusal, abandonedUsage: ({ candidate }) => estimateLocally(req, '', candidate.route.provider.type) });
   }
 
   /**

@@ -13,18 +13,31 @@ const envSchema = z.object({
   REDIS_URL: z.string().optional().or(z.literal('').transform(() => undefined)),
   /** Largest JSON request body accepted, in bytes. */
   GATEWAY_MAX_BODY_BYTES: intFromEnv(20 * 1024 * 1024),
+  /** Largest GraphQL request body accepted over HTTP, in bytes (after decompression). */
+  GATEWAY_GRAPHQL_MAX_BODY_BYTES: intFromEnv(1024 * 1024),
+  /** GraphQL operations one API key may keep open over graphql-ws (on one instance). */
+  GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY: intFromEnv(64),
   /** Requests in flight before new ones get 503 gateway_overloaded. */
   GATEWAY_MAX_CONCURRENCY: intFromEnv(2048),
   /** How long a verified API key is trusted before it is looked up again. */
   GATEWAY_KEY_CACHE_MS: intFromEnv(30_000),
   /** How long SIGTERM waits for requests in flight before closing them. */
   GATEWAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000),
+  /** After the grace period, how long shutdown waits for usage records to commit before it spools the rest to disk. */
+  GATEWAY_SHUTDOWN_FLUSH_MS: intFromEnv(10_000),
+  /** PostgreSQL: longest a statement may run, a lock may be waited for, and a connection may take to open. */
+  GATEWAY_DB_STATEMENT_TIMEOUT_MS: intFromEnv(10_000),
+  GATEWAY_DB_LOCK_TIMEOUT_MS: intFromEnv(2_000),
+  GATEWAY_DB_CONNECT_TIMEOUT_MS: intFromEnv(5_000),
   /** Whether this instance runs the background video-task poller. */
   GATEWAY_VIDEO_POLLER: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /** How long a claimed video task stays leased to the instance polling it (at least 20000). */
   GATEWAY_VIDEO_LEASE_MS: z.coerce.number().int().min(20_000, 'must be at least 20000 (twice the upstream poll time-out)').default(30_000),
   /** Pause between poller rounds when no task was due. */
   GATEWAY_VIDEO_POLL_IDLE_MS: intFromEnv(1000),
+  /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
+  GATEWAY_OPS_PORT: z.coerce.number().int().nonnegative().optional().or(z.literal('').transform(() => undefined)),
+  GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

@@ -23,13 +23,23 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Connection pool size on PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL time-outs, so a locked table or a dead link fails a query instead of hanging it. */
+  timeouts?: DatabaseTimeouts;
 }
+
+export interface DatabaseTimeouts {
+  statementMs: number;
+  lockMs: number;
+  connectMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 10_000, lockMs: 2_000, connectMs: 5_000 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     // Loaded lazily so that one database's driver never costs the other's memory.
     const { openPostgres } = require('./postgres') as typeof import('./postgres.js');
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS);
   }
   const { openPglite } = require('./pglite') as typeof import('./pglite.js');
   return openPglite(options.dataDir);

@@ -31,9 +31,12 @@ export class EmbeddingsService {
         throw new GatewayError('invalid_parameter', `"dimensions" must be at most ${spec.dimensions} for "${model.id}".`, { param: 'dimensions' });
       }
       if (route.provider.type !== 'openai') throw Errors.providerNotSupported(route.provider.type, 'embeddings');
-      const { body, usage } = await createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, ctx.signal);
-      await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage: embeddingsUsage(usage, req.input), charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
-      return { ...body, model: req.model };
-    });
+      const { body, usage, usageProblem } = await createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, ctx.signal);
+      if (usageProblem) ctx.logger.warn('upstream embeddings usage refused; billing a local estimate', { provider: route.provider.name, reason: usageProblem, upstream_usage: JSON.stringify(body.usage).slice(0, 500) });
+      const measured = embeddingsUsage(usage, req.input);
+      await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage: measured, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
+      // The client reads the usage it is billed for, not the upstream's figures as sent.
+      return { ...body, model: req.model, usage: { prompt_tokens: measured.promptTokens, total_tokens: measured.promptTokens } };
+    }, { abandonedUsage: () => embeddingsUsage(null, req.input) });
   }
 }

@@ -1,21 +1,23 @@
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { Express, RequestHandler } from 'express';
-import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
-import { bearerToken } from '../http/auth';
 import { Errors } from '../errors/errors';
+import type { Middleware } from '../http/http-types';
+import type { OverloadGuard } from '../http/overload-guard';
 import { locals } from '../http/request-locals';
-import { authenticate } from './authenticate';
 import { operationContext, type GraphqlContext, type GraphqlServices, type GraphqlShared } from './context';
 import { errorReportingPlugin } from './error-reporting-plugin';
 import { formatGraphqlError, unauthenticated } from './errors';
+import { apolloHandler, graphqlRefusals } from './http-handler';
 import { OpenStreams } from './open-streams';
+import { OperationAdmission } from './operation-admission';
+import { QUERY_LIMITS, queryLimitRules, type QueryLimits } from './query-limits';
 import type { TaskUpdateBus } from './task-update-bus';
 import { buildGatewaySchema } from './schema';
 import { serveSubscriptions } from './subscription-server';
+import { MAX_PAGE_SIZE } from './types/page-args';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -31,6 +33,16 @@ export interface GraphqlOptions {
   catalogLoadedAt?: number;
   /** The gateway's shutdown state, shared with the REST overload guard. */
   isDraining?: () => boolean;
+  /** REST's API-key middleware: it runs before the body is read, so no body is read for a caller without a valid key. */
+  requireApiKey: Middleware;
+  /** REST's overload guard: every graphql-ws operation holds a place in it while it runs. */
+  guard: OverloadGuard;
+  /** The largest graphql-ws message, in bytes (REST's body limit). */
+  maxMessageBytes: number;
+  /** The graphql-ws operations one key may have open on this instance (0: no limit). */
+  maxSubscriptionsPerKey: number;
+  /** Depth, alias, token and cost limits, over HTTP and graphql-ws alike. */
+  queryLimits?: QueryLimits;
 }
 
 /**
@@ -39,6 +51,10 @@ export interface GraphqlOptions {
  * is mounted now, in its place among the express middlewares; the schema,
  * Apollo and the WebSocket server come up in `start()`, which the gateway
  * awaits before it listens.
+ *
+ * Over HTTP the API key is checked first, then the body is read (`jsonBody`,
+ * with the GraphQL body limit), then Apollo parses and validates the
+ * document within the query limits before anything runs.
  */
 export function mountGraphql(
   app: Express,
@@ -56,10 +72,11 @@ export function mountGraphql(
   };
   let running: RunningGraphql | undefined;
   // Nothing listens before start(), so a request that finds GraphQL not running came after stop().
-  app.all(GRAPHQL_PATH, jsonBody, (req, res, next) => (running ? running.handler(req, res, next) : next(Errors.shuttingDown())));
+  const serve: RequestHandler = (req, res, next) => (running ? running.handler(req, res, next) : next(Errors.shuttingDown()));
+  app.all(GRAPHQL_PATH, options.requireApiKey as RequestHandler, jsonBody, serve, graphqlRefusals);
   return {
     async start() {
-      running = await startGraphql(httpServer, shared);
+      running = await startGraphql(httpServer, shared, options);
     },
     async stop() {
       const stopping = running;
@@ -74,11 +91,21 @@ interface RunningGraphql {
   stop(): Promise<void>;
 }
 
-async function startGraphql(httpServer: Server, shared: GraphqlShared): Promise<RunningGraphql> {
+async function startGraphql(httpServer: Server, shared: GraphqlShared, options: GraphqlOptions): Promise<RunningGraphql> {
   const schema = await buildGatewaySchema();
-  const subscriptions = serveSubscriptions(new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH }), schema, shared);
+  const limits = options.queryLimits ?? QUERY_LIMITS;
+  const validationRules = queryLimitRules(limits, MAX_PAGE_SIZE);
+  const subscriptions = serveSubscriptions(
+    new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: options.maxMessageBytes }),
+    schema,
+    shared,
+    { admission: new OperationAdmission(options.guard, options.maxSubscriptionsPerKey), validationRules, maxTokens: limits.maxTokens },
+  );
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
+    // Parsed and validated before anything runs; graphql-js's own rules come first.
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules,
     // Every operation needs an API key, so the schema is no secret from a caller who may run it.
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -91,18 +118,11 @@ async function startGraphql(httpServer: Server, shared: GraphqlShared): Promise<
     plugins: [errorReportingPlugin(), ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();
-  const handler = expressMiddleware(apollo, {
-    context: async ({ req, res }) => {
-      const request = locals(res);
-      const secret = bearerToken(req.headers.authorization);
-      const principal = await authenticate(shared.services.keys, secret);
-      if (!principal) {
-        const refusal = unauthenticated(secret, request.requestId);
-        // Apollo answers a failed context with the status in `extensions.http`, and leaves that out of the body.
-        throw new GraphQLError(refusal.message, { extensions: { ...refusal.extensions, http: { status: 401 } } });
-      }
-      return operationContext(shared, principal, request);
-    },
+  const handler = apolloHandler(apollo, async (res) => {
+    const request = locals(res);
+    // The route's API-key middleware has admitted the request; a request without a principal never gets here.
+    if (!request.principal) throw unauthenticated(undefined, request.requestId);
+    return operationContext(shared, request.principal, request);
   });
   return {
     handler,

@@ -1,28 +1,44 @@
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { Errors } from '../errors/errors';
-import { CloseCode, type Disposable } from 'graphql-ws';
+import { GatewayError } from '../errors/gateway-error';
+import { CloseCode, type Disposable, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { newRequestId } from '../http/request-id';
 import type { Principal } from '../keys/principal';
 import { authenticate, connectionSecret } from './authenticate';
-import { operationContext, type GraphqlContext, type GraphqlShared } from './context';
-import { formatGraphqlError, isInternalError, unauthenticated, withRequestId } from './errors';
+import { operationContext, type GraphqlContext, type GraphqlShared, type OperationRequest } from './context';
+import { clientError, formatGraphqlError, isInternalError, refusalError, unauthenticated, withRequestId } from './errors';
+import type { OperationAdmission, OperationPlace } from './operation-admission';
 
 /** What a graphql-ws connection knows once it is accepted. */
 type ConnectionAuth = {
   secret?: string;
   principal?: Principal;
+  /** The places its running operations hold, by their subscribe message's payload (an id may be reused once completed). */
+  running?: Map<SubscribePayload, OperationPlace>;
 };
+
+export interface SubscriptionServerOptions {
+  /** Who may start an operation: the overload guard and the per-key limit. */
+  admission: OperationAdmission;
+  /** The same validation rules (graphql-js's and the gateway's limits) and parser limit as over HTTP. */
+  validationRules: readonly ValidationRule[];
+  maxTokens: number;
+}
 
 /**
  * graphql-ws on `wsServer`. The key comes in the connection params; a
  * connection without a valid one is closed with 4401 before any operation.
- * Each operation (each subscription) gets its own request id.
+ * Each operation (each subscription) gets its own request id, is parsed and
+ * validated with the same limits as over HTTP, and holds a place in the
+ * overload guard and in its key's share while it runs. The WebSocket server
+ * itself bounds each message (`maxPayload`).
  */
-export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSchema, shared: GraphqlShared): Disposable {
-  const { keys } = shared.services;
-  return useServer<Record<string, unknown> | undefined, ConnectionAuth>(
+export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSchema, shared: GraphqlShared, options: SubscriptionServerOptions): Disposable {
+  const { keys, logger } = shared.services;
+  const rules = [...specifiedRules, ...options.validationRules];
+  const disposable = useServer<Record<string, unknown> | undefined, ConnectionAuth>(
     {
       schema,
       onConnect: async (ctx) => {
@@ -35,21 +51,43 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         }
         ctx.extra.secret = secret;
         ctx.extra.principal = principal;
+        ctx.extra.running = new Map();
         return true;
       },
-      onSubscribe: async (ctx) => {
+      onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+        const request: OperationRequest = { requestId: newRequestId(), createdAt: new Date(), startedAt: performance.now() };
         // While shutting down, a new stream would only be cut (and recorded as abandoned) moments later.
-        if (shared.isDraining()) {
-          const refusal = Errors.shuttingDown();
-          return [new GraphQLError(refusal.message, { extensions: { code: refusal.code, status: refusal.status } })];
-        }
+        if (shared.isDraining()) return [refusalError(Errors.shuttingDown(), request.requestId)];
         // A key revoked or expired while its connection stays open stops working at its next operation.
         const principal = await authenticate(keys, ctx.extra.secret);
-        if (!principal) return [unauthenticated(ctx.extra.secret, newRequestId())];
+        if (!principal) return [unauthenticated(ctx.extra.secret, request.requestId)];
         ctx.extra.principal = principal;
+
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, { maxTokens: options.maxTokens });
+        } catch (err) {
+          if (err instanceof GraphQLError) return [clientError(err, request.requestId)];
+          throw err;
+        }
+        const invalid = validate(schema, document, rules);
+        if (invalid.length > 0) return invalid.map((error) => clientError(error, request.requestId));
+        if (!getOperationAST(document, payload.operationName)) {
+          const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
+          return [clientError(new GraphQLError(message), request.requestId)];
+        }
+
+        const place = options.admission.admit(principal.keyId);
+        if (place instanceof GatewayError) return [refusalError(place, request.requestId)];
+        ctx.extra.running?.set(payload, place);
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: operationContext(shared, principal, request),
+        };
       },
-      context: (ctx): GraphqlContext =>
-        operationContext(shared, ctx.extra.principal!, { requestId: newRequestId(), createdAt: new Date(), startedAt: performance.now() }),
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!result.errors) return;
         const context = args.contextValue as GraphqlContext;
@@ -59,7 +97,27 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         });
         return { ...result, errors };
       },
+      // An operation ends with `complete` (done, unsubscribed, or after its stream failed) or, refused, with `error`.
+      onComplete: (ctx, _id, payload) => release(ctx.extra, payload),
+      onError: (ctx, _id, payload) => release(ctx.extra, payload),
+      // A connection that goes away ends its operations; their places are free at once.
+      onClose: (ctx) => {
+        for (const place of ctx.extra.running?.values() ?? []) place.release();
+        ctx.extra.running?.clear();
+      },
     },
     wsServer,
   );
+  wsServer.on('connection', (socket) => {
+    // ws reports a client's protocol error (a message over maxPayload, say) after closing the socket with its
+    // code (1009); graphql-ws would print it to stderr as an internal error of its own. It is the client's.
+    socket.removeAllListeners('error');
+    socket.on('error', (err: Error) => logger.debug('graphql-ws connection closed on a protocol error', { reason: err.message }));
+  });
+  return disposable;
+}
+
+function release(connection: ConnectionAuth, payload: SubscribePayload): void {
+  connection.running?.get(payload)?.release();
+  connection.running?.delete(payload);
 }

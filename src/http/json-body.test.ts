@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { GatewayError } from '../errors/gateway-error';
 import { runChain } from './direct-routes';
-import { jsonBody } from './json-body';
+import { jsonBody, MAX_JSON_DEPTH } from './json-body';
 import { sendJson } from './send-json';
 
 const LIMIT = 1024;
@@ -73,6 +73,17 @@ describe('jsonBody', () => {
   it('takes any JSON value and skips a byte order mark', async () => {
     expect(await send('[1,2]')).toEqual({ status: 200, body: { body: [1, 2] } });
     expect(await send(`\ufeff${text}`)).toEqual({ status: 200, body: { body: json } });
+  });
+
+  it('refuses bodies nested deeper than the limit, however deep, and takes those at the limit', async () => {
+    const nested = (depth: number) => '['.repeat(depth - 1) + '{"a":1}' + ']'.repeat(depth - 1);
+    expect(await send(nested(MAX_JSON_DEPTH))).toMatchObject({ status: 200 });
+    for (const depth of [MAX_JSON_DEPTH + 1, 300, 500]) {
+      expect(await send(nested(depth))).toMatchObject({ status: 400, body: { code: 'json_too_deep' } });
+    }
+    // A tool's parameters schema nested too deep is refused before anything recurses over it.
+    const deepTool = `{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":${'{"x":'.repeat(130)}1${'}'.repeat(130)}}}]}`;
+    expect(await send(deepTool)).toMatchObject({ status: 400, body: { code: 'json_too_deep' } });
   });
 
   it('refuses malformed JSON, other charsets and unknown encodings', async () => {

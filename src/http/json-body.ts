@@ -38,11 +38,16 @@ export function jsonBody(limit: number) {
     }
     readBody(req, decoder?.(), limit, (err, text) => {
       if (err) return next(err);
+      let body: unknown;
       try {
-        req.body = parseJson(text!);
+        body = parseJson(text!);
       } catch (parseErr) {
         return next(Errors.malformedJson((parseErr as Error).message));
       }
+      if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+        return next(new GatewayError('json_too_deep', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels. Flatten it (a tool's parameters schema, say) and retry.`));
+      }
+      req.body = body;
       next();
     });
   };
@@ -51,6 +56,29 @@ export function jsonBody(limit: number) {
 /** Whether the request carries a body at all (as `type-is` decides it). */
 function hasBody(req: HttpRequest): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && !Number.isNaN(Number(req.headers['content-length'])));
+}
+
+/** Deeper bodies are refused: every later step (validation, token counting, conversion) may recurse over them. */
+export const MAX_JSON_DEPTH = 128;
+
+/** Walks the parsed value without recursion; its cost follows the number of objects and arrays, not the bytes. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }
 
 function parseJson(text: string): unknown {

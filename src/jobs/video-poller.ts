@@ -11,6 +11,12 @@ export interface VideoPollerOptions {
   concurrency: number;
   /** Pause between rounds when nothing was due. */
   idleMs: number;
+  /**
+   * How often the sweeper pass runs (the first one at start): it ends the
+   * holds of finished tasks whose usage record reached the database late.
+   * 60 idle pauses by default (a minute with the default pause), at least a second.
+   */
+  sweepIntervalMs?: number;
 }
 
 /**
@@ -19,6 +25,8 @@ export interface VideoPollerOptions {
  * one upstream poll, repeat. Each task carries its own next poll time, so
  * the loop only decides how often to look, not how often a task is polled.
  * A restarted instance simply finds the unfinished tasks in the database.
+ * Every `sweepIntervalMs` a round also reconciles held charges of finished
+ * tasks (`VideoService.reconcileHeldCharges`), which every instance may do.
  */
 export class VideoPoller {
   private running = false;
@@ -26,6 +34,7 @@ export class VideoPoller {
   private wake: (() => void) | undefined;
   /** Aborts the polls in flight when the instance stops; their tasks stay due for the next poller. */
   private readonly stopping = new AbortController();
+  private nextSweepAt = 0;
 
   constructor(
     private readonly store: VideoTaskStore,
@@ -57,7 +66,20 @@ export class VideoPoller {
       } catch (err) {
         this.logger.error('video poller round failed', { err });
       }
+      await this.sweepIfDue();
       if (claimed.length < this.options.concurrency && this.running) await this.pause(this.options.idleMs);
+    }
+  }
+
+  private async sweepIfDue(): Promise<void> {
+    if (!this.running || Date.now() < this.nextSweepAt) return;
+    this.nextSweepAt = Date.now() + (this.options.sweepIntervalMs ?? Math.max(1_000, 60 * this.options.idleMs));
+    try {
+      const { settled, refunded, more } = await this.videos.reconcileHeldCharges();
+      if (settled || refunded) this.logger.info('held charges of finished video tasks reconciled', { settled, refunded });
+      if (more && (settled || refunded)) this.nextSweepAt = 0; // a backlog (after an outage): the next round goes on with it
+    } catch (err) {
+      this.logger.error('held charge sweep failed; retrying on the next pass', { err });
     }
   }
 

@@ -16,6 +16,19 @@ export function newKeySecret(): string {
   return out;
 }
 
+/**
+ * The longest bearer string looked up as a key. Gateway keys are 46
+ * characters (`sk-gw-` and 40 base62); the bound leaves room for a longer
+ * format later while refusing, before any hashing or caching, the
+ * kilobytes-long strings a client can put in a header.
+ */
+export const MAX_KEY_SECRET_LENGTH = 256;
+
+/** Whether a bearer string could be a key at all: longer strings are refused as invalid without a lookup. */
+export function mayBeKeySecret(secret: string): boolean {
+  return secret.length > 0 && secret.length <= MAX_KEY_SECRET_LENGTH;
+}
+
 /** Keys are stored only as this digest; the secret is shown once at creation. */
 export function hashKeySecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');

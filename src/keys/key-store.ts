@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { PrismaClient } from '../generated/prisma/client';
-import { hashKeySecret, keyDisplayPrefix, newKeySecret } from './key-secret';
+import { hashKeySecret, keyDisplayPrefix, mayBeKeySecret, newKeySecret } from './key-secret';
 import type { Principal } from './principal';
 
 export interface CreateKeyInput {
@@ -40,27 +40,53 @@ interface KeyRow {
   revoked_at: Date | string | null;
 }
 
-interface CacheEntry {
-  principal: Principal | null;
+interface CachedKey {
+  principal: Principal;
   until: number;
 }
 
+/** How many keys the in-memory caches hold. */
+export interface KeyCacheLimits {
+  /** Keys found in the database, unrevoked (expired ones too, refused from memory), by secret. */
+  maxCachedKeys: number;
+  /** Refused secrets (unknown or revoked), by digest: a separate, smaller bound, so bogus keys never evict real ones. */
+  maxCachedRefusals: number;
+}
+
+export const DEFAULT_KEY_CACHE_LIMITS: KeyCacheLimits = { maxCachedKeys: 10_000, maxCachedRefusals: 1_000 };
+
 /**
- * API keys, stored as SHA-256 digests. Verified keys (and unknown ones) are
- * cached in memory, by the secret itself, for a short time, so that
- * authenticating a request is neither a database round trip nor a hash; a
- * revocation takes effect at once on this instance and within that time on
- * every other.
+ * API keys, stored as SHA-256 digests. Keys are cached in memory for a
+ * short time, so that authenticating a request is not a database round
+ * trip; a revocation takes effect at once on this instance and within that
+ * time on every other.
+ *
+ * Two caches, with separate bounds:
+ * - keys found in the database, by the secret itself, so that a key seen
+ *   lately is admitted from memory without hashing it (a Map lookup against
+ *   about a microsecond of SHA-256 on every request). Only secrets whose
+ *   digest is in the database get here, so a client cannot fill it;
+ * - refused secrets, by their digest: whatever a client sends as a key is
+ *   never kept, and a flood of bogus keys only churns this small cache.
+ * A bearer string longer than any key is refused before either cache and
+ * before hashing.
  */
 export class KeyStore {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly maxCacheEntries = 10_000;
+  private readonly keys = new Map<string, CachedKey>();
+  private readonly refusals = new Map<string, number>();
+  /**
+   * Counts revocations on this instance. A lookup that started before a
+   * revocation may have read the key as it was before it; its answer is
+   * given to its own request but never cached.
+   */
+  private revocations = 0;
 
   private readonly prisma: PrismaClient;
 
   constructor(
     private readonly db: Pick<Database, 'prisma' | 'query'>,
     private readonly cacheMs: number,
+    private readonly limits: KeyCacheLimits = DEFAULT_KEY_CACHE_LIMITS,
   ) {
     this.prisma = db.prisma;
   }
@@ -68,16 +94,52 @@ export class KeyStore {
   async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
     const known = this.cached(secret, now);
     if (known !== undefined) return known;
-    const principal = await this.load(hashKeySecret(secret));
-    if (this.cache.size >= this.maxCacheEntries) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(secret, { principal, until: now + this.cacheMs });
+    const digest = hashKeySecret(secret);
+    if (this.refusedLately(digest, now)) return null;
+    const revocations = this.revocations;
+    const principal = await this.load(digest);
+    if (!principal) this.rememberRefusal(digest, now);
+    else if (revocations === this.revocations) this.rememberKey(secret, principal, now);
     return usable(principal, now);
   }
 
-  /** The answer `authenticate` would give from the cache alone: undefined when the key must be looked up. */
+  /**
+   * The answer `authenticate` would give without hashing or a lookup:
+   * null for a string too long to be a key, the principal of a key seen
+   * lately, undefined when the key must be looked up.
+   */
   cached(secret: string, now = Date.now()): Principal | null | undefined {
-    const entry = this.cache.get(secret);
+    if (!mayBeKeySecret(secret)) return null;
+    const entry = this.keys.get(secret);
     return entry && entry.until > now ? usable(entry.principal, now) : undefined;
+  }
+
+  /** How many entries each cache holds (for tests and diagnostics). */
+  cacheSizes(): { keys: number; refusals: number } {
+    return { keys: this.keys.size, refusals: this.refusals.size };
+  }
+
+  private rememberKey(secret: string, principal: Principal, now: number): void {
+    this.keys.delete(secret);
+    if (this.keys.size >= this.limits.maxCachedKeys) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(secret, { principal, until: now + this.cacheMs });
+  }
+
+  /** Least recently used first out: a client retrying one bad key stays refused from memory through a flood of others. */
+  private refusedLately(digest: string, now: number): boolean {
+    const until = this.refusals.get(digest);
+    if (until === undefined) return false;
+    this.refusals.delete(digest);
+    if (until <= now) return false;
+    this.refusals.set(digest, until);
+    return true;
+  }
+
+  private rememberRefusal(digest: string, now: number): void {
+    if (this.cacheMs <= 0) return;
+    this.refusals.delete(digest);
+    if (this.refusals.size >= this.limits.maxCachedRefusals) this.refusals.delete(this.refusals.keys().next().value!);
+    this.refusals.set(digest, now + this.cacheMs);
   }
 
   /** Straight through the driver: this runs on the request path whenever the cache misses. */
@@ -136,7 +198,11 @@ export class KeyStore {
     const row = await this.prisma.apiKey.findUnique({ where: { id } });
     if (!row) return null;
     const updated = row.revokedAt ? row : await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    for (const [secret, entry] of this.cache) if (entry.principal?.keyId === id) this.cache.delete(secret);
+    // After the update: a lookup still in flight (it may have read the key unrevoked) will not cache it,
+    // and one that finished already is swept out here.
+    this.revocations++;
+    for (const [secret, entry] of this.keys) if (entry.principal.keyId === id) this.keys.delete(secret);
+    this.rememberRefusal(row.keyHash, Date.now());
     return toView(updated);
   }
 

@@ -1,3 +1,4 @@
+import type { MeasuredUsage } from '../billing/usage-record';
 import type { Settlement } from '../billing/usage-ticket';
 import type { Candidate } from '../catalog/catalog';
 import type { GatewayError } from '../errors/gateway-error';
@@ -32,6 +33,12 @@ export interface RouteAttemptOptions {
   wasStreaming?: boolean;
   /** Rewords the final error for the client (a family's own explanation of an upstream refusal). */
   explain?: (err: GatewayError, attempt: RouteAttempt) => GatewayError;
+  /**
+   * What a call the client abandoned used: the upstream received the
+   * request (and bills its prompt) even though nobody reads the answer.
+   * Charged when given; without it an abandoned call is recorded uncharged.
+   */
+  abandonedUsage?: (attempt: RouteAttempt) => MeasuredUsage;
 }
 
 /**
@@ -86,7 +93,8 @@ function fallsBack(err: unknown, ctx: RequestContext): boolean {
 async function settleFailure(ctx: RequestContext, err: unknown, attempt: RouteAttempt, options: RouteAttemptOptions): Promise<unknown> {
   const wasStreaming = options.wasStreaming ?? false;
   if (ctx.signal.aborted) {
-    await ctx.ticket.settle(settlementOf(attempt, { statusCode: CLIENT_CLOSED_REQUEST, usage: null, charge: false, ttftMs: null, wasStreaming, errorCode: 'client_closed_request' }));
+    const usage = options.abandonedUsage?.(attempt) ?? null;
+    await ctx.ticket.settle(settlementOf(attempt, { statusCode: CLIENT_CLOSED_REQUEST, usage, charge: usage !== null, ttftMs: null, wasStreaming, errorCode: 'client_closed_request' }));
     return err;
   }
   const gatewayError = toGatewayError(err);

@@ -1,21 +1,36 @@
 import { Router } from 'express';
-import type { Database } from '../db/database';
 import type { GatewayMetrics } from './metrics';
 
-/** `/healthz` (the process answers), `/readyz` (it can reach its database and is not draining), `/metrics`. */
-export function healthRouter(db: Database, metrics: GatewayMetrics, isDraining: () => boolean): Router {
+export interface HealthChecks {
+  /** `postgres` or `pglite`, for the readiness answer. */
+  database: string;
+  isDraining: () => boolean;
+  /** Whether usage records can be committed now (the database takes writes). */
+  probeWrites: () => Promise<{ writable: boolean; reason?: string }>;
+}
+
+/** `/healthz`: the process answers. */
+export function livenessRouter(): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  return router;
+}
+
+/**
+ * `/readyz` (it can write its records and is not draining) and `/metrics`.
+ * The readiness answer carries no raw database error; the metrics name
+ * providers, so an operator may serve both on a port of their own
+ * (`GATEWAY_OPS_PORT`) instead of the public one.
+ */
+export function opsRouter(checks: HealthChecks, metrics: GatewayMetrics): Router {
+  const router = Router();
   router.get('/readyz', async (_req, res) => {
-    if (isDraining()) return void res.status(503).json({ status: 'draining' });
-    try {
-      await db.query('SELECT 1', []);
-      res.json({ status: 'ready', database: db.kind });
-    } catch (err) {
-      res.status(503).json({ status: 'unavailable', database: db.kind, reason: (err as Error).message });
-    }
+    if (checks.isDraining()) return void res.status(503).json({ status: 'draining' });
+    const writes = await checks.probeWrites();
+    if (!writes.writable) return void res.status(503).json({ status: 'unavailable', database: checks.database, reason: writes.reason });
+    res.json({ status: 'ready', database: checks.database });
   });
   router.get('/metrics', (_req, res) => {
     res.type('text/plain; version=0.0.4').send(metrics.render());

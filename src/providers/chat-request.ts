@@ -102,6 +102,15 @@ export const reasoningSchema = z.object({
 
 const positiveTokens = z.number().int().positive();
 
+/**
+ * Images (`image_url` parts, by URL or inline) in one request, over all its
+ * messages: as many as Anthropic's Messages API takes, so no upstream's own
+ * allowance is cut. An upstream that takes images inline only (Gemini) has
+ * the gateway download each one; those downloads have their own bounds
+ * (at most 4 at a time, 50 MB in all).
+ */
+export const MAX_IMAGES_PER_REQUEST = 100;
+
 export const chatRequestSchema = z
   .object({
     model: z.string().min(1).max(256),
@@ -141,7 +150,26 @@ export const chatRequestSchema = z
     if (req.stream_options && !req.stream) {
       ctx.addIssue({ code: 'custom', path: ['stream_options'], message: 'is only allowed when "stream" is true' });
     }
+    const extra = firstImageOverLimit(req.messages);
+    if (extra) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages', extra.message, 'content', extra.part, 'image_url'],
+        message: `is image number ${MAX_IMAGES_PER_REQUEST + 1}; a request may carry at most ${MAX_IMAGES_PER_REQUEST} images. Send fewer images`,
+      });
+    }
   });
+
+function firstImageOverLimit(messages: ChatMessage[]): { message: number; part: number } | undefined {
+  let images = 0;
+  for (const [message, m] of messages.entries()) {
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    for (const [part, p] of m.content.entries()) {
+      if (p.type === 'image_url' && ++images > MAX_IMAGES_PER_REQUEST) return { message, part };
+    }
+  }
+  return undefined;
+}
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
+import { isWellFormedId } from '../db/well-formed-id';
 import { toUsageRecordView, type UsageRecordView } from '../billing/usage-record-view';
 import type { Principal } from '../keys/principal';
 
@@ -22,7 +23,7 @@ export class UsageQueries {
   constructor(private readonly prisma: PrismaClient) {}
 
   async byId(principal: Principal, id: string): Promise<UsageRecordView | null> {
-    if (id.length > 128) return null;
+    if (!isWellFormedId(id)) return null;
     const row = await this.prisma.usageRecord.findUnique({ where: { id } });
     // Another key's record answers exactly like a missing one.
     if (!row || row.keyId !== principal.keyId) return null;

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
+import type { UsageWriter } from '../billing/usage-writer';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
-import type { TaskErrorCode } from '../errors/error-codes';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
@@ -16,6 +16,7 @@ import { UpstreamError } from '../providers/upstream-error';
 import type { VideoAdapter, VideoCall, VideoContent, VideoPoll, VideoSubmission } from '../providers/video-adapter';
 import { videoAdapterFor } from '../providers/video-registry';
 import { firstPollAt, nextPollAt } from './poll-schedule';
+import { taskError, upstreamFailure } from './task-errors';
 import type { TaskEvents } from './task-events';
 import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
 import { isFinished, type VideoTask, type VideoTaskError, type VideoTaskParams, type VideoTaskResult } from './video-task';
@@ -41,6 +42,19 @@ export interface VideoServiceDeps {
   instanceId: string;
   /** How long a claimed task stays leased; longer than one upstream poll may take. */
   leaseMs: number;
+  /**
+   * The usage writer's spool: a submission whose usage record could not be
+   * committed left it there, and its hold is settled once it is replayed.
+   */
+  usageSpool: Pick<UsageWriter, 'replaySpool'>;
+}
+
+/** What one pass of `reconcileHeldCharges` did. */
+export interface HoldReconciliation {
+  settled: number;
+  refunded: number;
+  /** A whole page was found: more may be waiting. */
+  more: boolean;
 }
 
 /** Longest one upstream poll may take; leases last at least twice that (see MIN_LEASE_MS), so no two polls of a task overlap. */
@@ -135,12 +149,11 @@ export class VideoService {
   async advance(task: VideoTask, stop?: AbortSignal): Promise<VideoTask | null> {
     const now = Date.now();
     if (task.status === 'submitting') {
-      return this.finish(task, 'failed', { error: taskError('submission_interrupted', 'The gateway stopped while submitting this task; it was not charged. Submit it again.') });
+      return this.finish(task, 'failed', { error: taskError('submission_interrupted') });
     }
     // Past the deadline the task still gets this one last poll: a video that did finish is not thrown away.
     const pastDeadline = now >= task.deadlineAt.getTime();
-    const timedOut = () =>
-      this.finish(task, 'expired', { error: taskError('generation_timeout', 'The upstream did not finish the video in time; the charge was refunded. Submit it again.') });
+    const timedOut = () => this.finish(task, 'expired', { error: taskError('generation_timeout') });
     const candidate = this.candidateOf(task);
     const polling = candidate.model.config.video!.polling;
     let poll: VideoPoll;
@@ -151,7 +164,11 @@ export class VideoService {
     } catch (err) {
       if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
       if (err instanceof UpstreamError && !err.details.retryable) {
-        return this.finish(task, 'failed', { error: taskError('upstream_error', `The upstream refused the task: ${err.message}`) });
+        // The upstream's words stay in the log: they may name a credential or an internal host.
+        this.deps.logger.warn('the upstream refused a video task poll; failing the task', {
+          task_id: task.id, provider: task.provider, upstream_status: err.details.status, upstream_code: err.details.code ?? null, reason: err.message,
+        });
+        return this.finish(task, 'failed', { error: taskError('upstream_error') });
       }
       if (pastDeadline) return timedOut();
       this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
@@ -162,10 +179,13 @@ export class VideoService {
     if (s.state === 'completed') {
       return this.finish(task, 'completed', { result: { url: s.videoUrl, durationSeconds: s.durationSeconds, respectModeration: s.respectModeration } });
     }
-    if (s.state === 'failed') return this.finish(task, 'failed', { error: s.error });
-    if (s.state === 'expired') {
-      return this.finish(task, 'expired', { error: taskError('expired', 'The upstream expired the task before it finished; the charge was refunded.') });
+    if (s.state === 'failed') {
+      this.deps.logger.warn('the upstream reported a failed video generation', {
+        task_id: task.id, provider: task.provider, upstream_code: s.error.code, reason: s.error.message,
+      });
+      return this.finish(task, 'failed', { error: upstreamFailure(s.error) });
     }
+    if (s.state === 'expired') return this.finish(task, 'expired', { error: taskError('expired') });
     if (pastDeadline) return timedOut();
     const status = s.upstreamStatus === 'queued' && !s.progress ? 'queued' : 'in_progress';
     const updated = await this.deps.store.compareAndSet(task, {
@@ -181,10 +201,13 @@ export class VideoService {
   /**
    * Moves a task to a final state and ends its charge in the same
    * transaction: settled on completion (a moderated video is a completed
-   * generation, so it is charged too), refunded on failure or expiry.
+   * generation, so it is charged too), refunded on failure or expiry. A
+   * usage record that is not in the database yet (its commit failed and it
+   * went to the spool) is replayed and its hold ended right after; one
+   * spooled by another instance is left to `reconcileHeldCharges`.
    */
   private async finish(task: VideoTask, status: 'completed' | 'failed' | 'expired', outcome: { result?: VideoTaskResult; error?: VideoTaskError }): Promise<VideoTask | null> {
-    const { params } = task;
+    let holdEnded = false;
     const updated = await this.deps.store.compareAndSet(
       task,
       {
@@ -196,19 +219,69 @@ export class VideoService {
         pollCount: task.pollCount + (task.upstreamId ? 1 : 0),
       },
       async (tx) => {
-        if (status === 'completed') {
-          // Whole seconds: an upstream may report 5.9 for a 6 s request.
-          await settleHeldCharge(tx, task.requestId, params.durationSeconds, Math.round(outcome.result?.durationSeconds ?? params.durationSeconds));
-        } else {
-          await refundHeldCharge(tx, task.requestId);
-        }
+        holdEnded = await endHold(tx, { requestId: task.requestId, status, params: task.params, result: outcome.result ?? null });
       },
     );
     if (updated) {
+      if (!holdEnded) await this.endHoldAfterReplay(updated);
       this.deps.metrics.videoTasksFinished.inc({ model: task.model, status });
       this.deps.events.publish(updated);
     }
     return updated;
+  }
+
+  /**
+   * The hold of a final task whose usage record was not in the database
+   * when the task ended: this instance's spool is replayed (the record is
+   * there when this instance's commit of it failed) and the hold ended in a
+   * transaction of its own. Ending a hold is conditional on it still being
+   * held, so this, the transition and the sweeper never end one twice. A
+   * record spooled by another instance shows up once that instance replays
+   * it, and `reconcileHeldCharges` ends it then.
+   */
+  private async endHoldAfterReplay(task: VideoTask): Promise<void> {
+    if (!isFinished(task.status)) return;
+    try {
+      await this.deps.usageSpool.replaySpool();
+      const ended = await this.deps.store.inTransaction((tx) => endHold(tx, task));
+      if (ended) this.deps.logger.info('held charge ended after replaying the usage spool', { task_id: task.id, request_id: task.requestId, status: task.status });
+    } catch (err) {
+      this.deps.logger.warn('could not end the held charge of a finished task; the sweeper will', { task_id: task.id, request_id: task.requestId, err });
+    }
+  }
+
+  /**
+   * The sweeper's pass: replays this instance's usage spool, then ends every
+   * hold whose task is already final (settled for the seconds delivered when
+   * completed, refunded when failed or expired) - a record that reached the
+   * database only after its task ended, from this instance's spool or
+   * another's. Idempotent and safe on several instances at once: each hold
+   * is ended by a conditional update that only one of them wins.
+   */
+  async reconcileHeldCharges(limit = 100): Promise<HoldReconciliation> {
+    try {
+      await this.deps.usageSpool.replaySpool();
+    } catch (err) {
+      this.deps.logger.warn('usage spool replay failed; holds already in the database are still reconciled', { err });
+    }
+    const tasks = await this.deps.store.finishedTasksWithHeldCharge(limit);
+    const done: HoldReconciliation = { settled: 0, refunded: 0, more: tasks.length === limit };
+    for (const task of tasks) {
+      let ended: boolean;
+      try {
+        ended = await this.deps.store.inTransaction((tx) => endHold(tx, task));
+      } catch (err) {
+        this.deps.logger.error('could not end the held charge of a finished task', { task_id: task.id, request_id: task.requestId, err });
+        continue;
+      }
+      if (!ended) continue; // another instance ended it first
+      if (task.status === 'completed') done.settled++;
+      else done.refunded++;
+      this.deps.logger.info('held charge of a finished task reconciled', {
+        task_id: task.id, request_id: task.requestId, status: task.status, billing_state: task.status === 'completed' ? 'settled' : 'refunded',
+      });
+    }
+    return done;
   }
 
   /**
@@ -259,13 +332,16 @@ export class VideoService {
         return accepted.upstreamId;
       });
     } catch (err) {
-      await this.deps.store.compareAndSet(task, { status: 'failed', error: taskError('submission_failed', (err as Error).message), completedAt: new Date() });
+      // The client of this request hears the error itself; the task (read later, by REST and GraphQL) says only that it was refused.
+      ctx.logger.warn('video submission failed', { task_id: id, reason: (err as Error).message, code: (err as { code?: unknown }).code });
+      await this.deps.store.compareAndSet(task, { status: 'failed', error: taskError('submission_failed'), completedAt: new Date() });
       throw err;
     }
     const queued = await this.deps.store.compareAndSet(task, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
     if (!queued) {
       // The submission outlived its recovery window and the task was already closed as interrupted.
-      await this.deps.store.refund(ctx.requestId);
+      const closed = await this.deps.store.findForKey(ctx.principal.keyId, id);
+      if (closed) await this.endHoldAfterReplay(closed);
       throw new GatewayError('submission_interrupted', 'The upstream took too long to accept the task; it was not charged. Submit it again.');
     }
     this.deps.metrics.videoTasksSubmitted.inc({ model: task.model });
@@ -291,8 +367,33 @@ export class VideoService {
   }
 }
 
-function taskError(code: TaskErrorCode, message: string): VideoTaskError {
-  return { code, message };
+/** Whole seconds delivered: an upstream may report 5.9 for a 6 s request. */
+function deliveredSeconds(params: VideoTaskParams, result: VideoTaskResult | null): number {
+  return Math.round(result?.durationSeconds ?? params.durationSeconds);
+}
+
+/**
+ * Ends the held charge of a task in its final state, inside `tx`: settled
+ * for the seconds delivered when it completed, refunded otherwise. False
+ * when there is no held record (never charged, already ended, or not in the
+ * database yet).
+ */
+function endHold(
+  tx: Parameters<typeof settleHeldCharge>[0],
+  task: { requestId: string; status: string; params: VideoTaskParams; result: VideoTaskResult | null },
+): Promise<boolean> {
+  return task.status === 'completed'
+    ? settleHeldCharge(tx, task.requestId, task.params.durationSeconds, deliveredSeconds(task.params, task.result))
+    : refundHeldCharge(tx, task.requestId);
+}
+
+/** Media type, size and digest of an inline start frame: what is kept of it once the upstream has it. */
+function inlineImageDigest(dataUrl: string): NonNullable<VideoTaskParams['imageData']> {
+  return {
+    mediaType: /^data:([^;,]+)/i.exec(dataUrl)![1].toLowerCase(),
+    bytes: Buffer.byteLength(dataUrl),
+    sha256: createHash('sha256').update(dataUrl).digest('hex'),
+  };
 }
 
 /** The columns that name the route a task is served by. */
@@ -304,12 +405,18 @@ function xaiParams(caps: VideoCapabilities, raw: unknown): { params: VideoTaskPa
   const body = parseRequest(xaiSubmissionSchema(caps), raw);
   const params: VideoTaskParams = {
     prompt: body.prompt, durationSeconds: body.duration, resolution: body.resolution, aspectRatio: body.aspect_ratio,
-    imageUrl: body.image?.url, billingDimension: `video_seconds_${body.resolution}`,
+    billingDimension: `video_seconds_${body.resolution}`,
+    // An inline image is sent upstream from memory and never stored: only its digest stays with the task.
+    ...(body.image ? (isDataUrl(body.image.url) ? { imageData: inlineImageDigest(body.image.url) } : { imageUrl: body.image.url }) : {}),
   };
   return {
     params,
     submission: { prompt: body.prompt, durationSeconds: body.duration, resolution: body.resolution, aspectRatio: body.aspect_ratio, image: body.image ? { url: body.image.url } : undefined },
   };
+}
+
+function isDataUrl(url: string): boolean {
+  return /^data:/i.test(url);
 }
 
 function openAIParams(caps: VideoCapabilities, raw: unknown, image?: UploadedImage): { params: VideoTaskParams; submission: VideoSubmission } {

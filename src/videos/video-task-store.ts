@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
-import { refundHeldCharge } from '../billing/task-billing';
+import { isWellFormedId } from '../db/well-formed-id';
 import { toVideoTask, type VideoTask, type VideoTaskParams } from './video-task';
 import { changeAssignments, rowToVideoTask, type TaskChanges } from './video-task-row';
 
@@ -39,7 +39,7 @@ export class VideoTaskStore {
 
   /** A task as its owner sees it; another key's task is indistinguishable from a missing one. */
   async findForKey(keyId: string, id: string): Promise<VideoTask | null> {
-    if (id.length > 128) return null;
+    if (!isWellFormedId(id)) return null;
     const task = await this.prisma.videoTask.findUnique({ where: { id } });
     return task && task.keyId === keyId ? toVideoTask(task) : null;
   }
@@ -114,9 +114,25 @@ export class VideoTaskStore {
     return rows.length ? rowToVideoTask(rows[0]) : null;
   }
 
-  /** Ends the held charge of a submission whose task never started. */
-  refund(requestId: string): Promise<boolean> {
-    return this.prisma.$transaction((tx) => refundHeldCharge(tx, requestId));
+  /** Runs `fn` in a transaction of its own (ending the hold of a task that is already final). */
+  inTransaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
+  }
+
+  /**
+   * Final tasks whose usage record is still `held`: records that reached
+   * the database after their task ended (replayed from a spool). Oldest
+   * first; the partial index `usage_records_held_idx` keeps this cheap
+   * however many records there are.
+   */
+  async finishedTasksWithHeldCharge(limit: number): Promise<VideoTask[]> {
+    const { rows } = await this.db.query<Record<string, unknown>>(
+      `SELECT t.* FROM "usage_records" u JOIN "video_tasks" t ON t."id" = u."task_id"
+       WHERE u."billing_state" = 'held' AND t."status" IN ('completed', 'failed', 'expired')
+       ORDER BY u."created_at" LIMIT $1`,
+      [limit],
+    );
+    return rows.map(rowToVideoTask);
   }
 
   /** Newest first, cursor-paginated, always scoped to one key. */

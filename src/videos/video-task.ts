@@ -10,7 +10,15 @@ export const videoTaskParamsSchema = z.object({
   size: z.string().optional(),
   /** OpenAI's `seconds`, kept as the string the API uses. */
   seconds: z.string().optional(),
+  /** The start frame by `https://` URL (at most 2,048 characters), as given. */
   imageUrl: z.string().optional(),
+  /**
+   * A start frame sent inline as a `data:` URL (up to 15 MB): only its media
+   * type, size and SHA-256 (of the URL as sent) are kept. The bytes went to
+   * the upstream at submission; stored here, every claim, poll and read of
+   * the task would load them again.
+   */
+  imageData: z.object({ mediaType: z.string(), bytes: z.number(), sha256: z.string() }).optional(),
   inputReference: z.object({ filename: z.string(), contentType: z.string(), bytes: z.number() }).optional(),
   /** The usage dimension the task is billed under, e.g. `video_seconds_720p`. */
   billingDimension: z.string(),

@@ -250,6 +250,25 @@ describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (data
     expect(record.billing.amount_microusd).toBeGreaterThan(0);
   });
 
+  it('bills the prompt of a non-streaming call the client abandoned: the upstream received it', async () => {
+    const own = await t.createKey({ name: 'abandons' });
+    const controller = new AbortController();
+    const sent = fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST', signal: controller.signal,
+      headers: { authorization: `Bearer ${own}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'a long question the client stops waiting for [sim latency=3000]' }] }),
+    }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 400));
+    controller.abort();
+    await sent;
+    const keyId = (await t.gateway.services.keys.authenticate(own))!.keyId;
+    const row = await waitFor(async () => (await t.gateway.db.prisma.usageRecord.findFirst({ where: { keyId } })) ?? undefined);
+    expect(row).toMatchObject({ statusCode: 499, errorCode: 'client_closed_request', completionTokens: 0 });
+    expect(row.promptTokens).toBeGreaterThan(10);
+    expect(row.measurement).toEqual({ input: 'local_estimate', output: 'local_estimate' });
+    expect(row.amountMicrousd).toBeGreaterThan(0n);
+  });
+
   it('shows a usage record only to the key that made the request', async () => {
     const other = await t.createKey({ name: 'other' });
     const { response } = await client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'mine' }] }).withResponse();

@@ -39,6 +39,28 @@ describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) =
   });
 });
 
+describe('operations on a port of their own (GATEWAY_OPS_PORT)', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ env: { GATEWAY_OPS_PORT: '0' } });
+  });
+  afterAll(() => t?.close());
+
+  it('serves /readyz and /metrics there only, and /healthz on both', async () => {
+    const ops = t.gateway.opsUrl!;
+    expect(ops).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${ops}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`${ops}/metrics`)).text()).toContain('gateway_http_requests_total');
+    expect((await fetch(`${ops}/healthz`)).status).toBe(200);
+    for (const path of ['/metrics', '/readyz']) {
+      const res = await fetch(`${t.url}${path}`);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+  });
+});
+
 describe('keys from the shell', () => {
   it('creates a key that authenticates, lists it without its secret, and revokes it', async () => {
     const dataDir = await freshPgliteDataDir();

@@ -2,7 +2,7 @@ import type { ChatMessage, ReasoningDetail } from '../chat-request';
 import { UnsupportedParameterError } from '../unsupported-parameter';
 import type { ImageDownloadLimits } from './download-image';
 import type { GeminiContent, GeminiPart } from './gemini-api';
-import { toGeminiImagePart } from './gemini-image-part';
+import { GeminiImageParts } from './gemini-image-part';
 
 /**
  * OpenAI chat messages as Gemini contents. Gemini has two roles: system and
@@ -29,6 +29,7 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 export async function convertToGeminiContents(messages: ChatMessage[], options: ContentConversionOptions): Promise<GeminiConversation> {
   const functionNames = functionNamesByCallId(messages);
+  const images = new GeminiImageParts(options.imageDownload, options.signal);
   const system: GeminiPart[] = [];
   const contents: GeminiContent[] = [];
   for (const [index, message] of messages.entries()) {
@@ -38,7 +39,7 @@ export async function convertToGeminiContents(messages: ChatMessage[], options: 
         system.push(...textParts(message.content));
         break;
       case 'user':
-        contents.push({ role: 'user', parts: await userParts(message.content, `messages[${index}]`, options) });
+        contents.push({ role: 'user', parts: userParts(message.content, `messages[${index}]`, images) });
         break;
       case 'assistant':
         contents.push({ role: 'model', parts: modelParts(message, `messages[${index}]`) });
@@ -48,6 +49,8 @@ export async function convertToGeminiContents(messages: ChatMessage[], options: 
         break;
     }
   }
+  // Every image of the request, in every message, under one concurrency limit and one byte budget.
+  await images.downloadAll();
   const merged = mergeConsecutiveRoles(contents.filter((content) => content.parts.length > 0));
   return system.length ? { systemInstruction: { parts: system }, contents: merged } : { contents: merged };
 }
@@ -60,14 +63,11 @@ function joinedText(content: TextContent): string {
   return typeof content === 'string' ? content : content.map((part) => part.text).join('');
 }
 
-function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], at: string, options: ContentConversionOptions): Promise<GeminiPart[]> {
-  if (typeof content === 'string') return Promise.resolve([{ text: content }]);
-  return Promise.all(
-    content.map((part, index) =>
-      part.type === 'text'
-        ? { text: part.text }
-        : toGeminiImagePart(part.image_url.url, `${at}.content[${index}].image_url.url`, options.imageDownload, options.signal),
-    ),
+/** Image parts given by URL are filled in later, by `GeminiImageParts.downloadAll`. */
+function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], at: string, images: GeminiImageParts): GeminiPart[] {
+  if (typeof content === 'string') return [{ text: content }];
+  return content.map((part, index) =>
+    part.type === 'text' ? { text: part.text } : images.part(part.image_url.url, `${at}.content[${index}].image_url.url`),
   );
 }
 

@@ -1,8 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { downloadImage, GEMINI_IMAGE_DOWNLOAD_LIMITS, ImageDownloadError, type ImageDownloadLimits } from './download-image';
+import { randomBytes } from 'node:crypto';
+import {
+  downloadImage, GEMINI_IMAGE_DOWNLOAD_LIMITS, ImageBudgetExceededError, ImageByteBudget, ImageDownloadError, type ImageDownloadLimits,
+} from './download-image';
 
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
+/** Sent in chunks of 1, 2, 4, 5, 7 ... bytes, so that chunk edges fall everywhere in base64's 3-byte groups. */
+const DRIPPED = randomBytes(1000);
 
 let server: Server;
 let origin: string;
@@ -20,6 +25,19 @@ beforeAll(async () => {
       case '/streamed-large':
         res.writeHead(200, { 'content-type': 'image/png' });
         return void res.end(Buffer.alloc(4096));
+      case '/dripped': {
+        res.writeHead(200, { 'content-type': 'image/webp' });
+        const sizes = [1, 2, 4, 5, 7, 3, 1, 1, 8, 11, 2];
+        let at = 0;
+        const send = (i: number) => {
+          if (at >= DRIPPED.length) return void res.end();
+          const size = sizes[i % sizes.length]!;
+          res.write(DRIPPED.subarray(at, at + size));
+          at += size;
+          setImmediate(() => send(i + 1));
+        };
+        return send(0);
+      }
       case '/slow':
         return; // never answers
       case '/svg':
@@ -36,7 +54,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const limits: ImageDownloadLimits = { allowedProtocols: ['http:'], maxBytes: 1024, timeoutMs: 300, maxRedirects: 2, allowPrivateAddresses: true };
+const limits: ImageDownloadLimits = {
+  allowedProtocols: ['http:'], maxBytes: 1024, maxTotalBytes: 4096, maxConcurrent: 4, timeoutMs: 300, maxRedirects: 2, allowPrivateAddresses: true,
+};
 const failure = (path: string, custom = limits): Promise<Error> => downloadImage(`${origin}${path}`, custom).then(
   () => new Error('expected a refusal'),
   (error: Error) => error,
@@ -44,8 +64,27 @@ const failure = (path: string, custom = limits): Promise<Error> => downloadImage
 
 describe('downloadImage', () => {
   it('returns the bytes and the media type without its parameters, following a redirect', async () => {
-    await expect(downloadImage(`${origin}/pixel.gif`, limits)).resolves.toEqual({ mimeType: 'image/gif', data: GIF });
-    await expect(downloadImage(`${origin}/moved`, limits)).resolves.toEqual({ mimeType: 'image/gif', data: GIF });
+    const gif = { mimeType: 'image/gif', base64: GIF.toString('base64'), bytes: GIF.length };
+    await expect(downloadImage(`${origin}/pixel.gif`, limits)).resolves.toEqual(gif);
+    await expect(downloadImage(`${origin}/moved`, limits)).resolves.toEqual(gif);
+  });
+
+  it('encodes a body that arrives in small, uneven chunks exactly as the whole', async () => {
+    const image = await downloadImage(`${origin}/dripped`, { ...limits, timeoutMs: 5000 });
+    expect(image).toEqual({ mimeType: 'image/webp', base64: DRIPPED.toString('base64'), bytes: DRIPPED.length });
+  });
+
+  it('takes the bytes from the request budget, and refuses past it as itself, not as a bad image', async () => {
+    const budget = new ImageByteBudget(GIF.length * 2 + 5);
+    await downloadImage(`${origin}/pixel.gif`, limits, undefined, budget);
+    await downloadImage(`${origin}/pixel.gif`, limits, undefined, budget);
+    expect(budget.remaining).toBe(5);
+    const streamed = await downloadImage(`${origin}/pixel.gif`, limits, undefined, budget).catch((e: Error) => e);
+    expect(streamed).toBeInstanceOf(ImageBudgetExceededError);
+    // A declared length above what is left is refused before the body is read.
+    const declared = await downloadImage(`${origin}/declared-large`, { ...limits, maxBytes: 8192 }, undefined, new ImageByteBudget(4095)).catch((e: Error) => e);
+    expect(declared).toBeInstanceOf(ImageBudgetExceededError);
+    expect(declared).toMatchObject({ maxTotalBytes: 4095 });
   });
 
   it.each([

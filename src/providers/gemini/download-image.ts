@@ -11,7 +11,12 @@ import { ForbiddenAddressError, isForbiddenLiteralHost } from '../public-address
 export interface ImageDownloadLimits {
   /** URL schemes fetched, for the first request and every redirect: `https:` only, except in tests against a loopback server. */
   allowedProtocols: readonly string[];
+  /** For one image. */
   maxBytes: number;
+  /** For all the images one request gives by URL together: past it, the request is refused as too large. */
+  maxTotalBytes: number;
+  /** Downloads of one request in flight at once. */
+  maxConcurrent: number;
   /** For the whole download, redirects included. */
   timeoutMs: number;
   maxRedirects: number;
@@ -22,6 +27,8 @@ export interface ImageDownloadLimits {
 export const GEMINI_IMAGE_DOWNLOAD_LIMITS: ImageDownloadLimits = {
   allowedProtocols: ['https:'],
   maxBytes: 20 * 1024 * 1024,
+  maxTotalBytes: 50 * 1024 * 1024,
+  maxConcurrent: 4,
   timeoutMs: 10_000,
   maxRedirects: 3,
 };
@@ -31,7 +38,9 @@ export const GEMINI_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg',
 
 export interface DownloadedImage {
   mimeType: string;
-  data: Buffer;
+  /** The image, base64-encoded as it arrived: the bytes themselves are never held whole. */
+  base64: string;
+  bytes: number;
 }
 
 /** Why an image could not be used; the message is a reason a client can act on. */
@@ -39,22 +48,51 @@ export class ImageDownloadError extends Error {
   override readonly name = 'ImageDownloadError';
 }
 
+/** The images of one request went past their total byte budget: the request as a whole is too large, not one field wrong. */
+export class ImageBudgetExceededError extends Error {
+  override readonly name = 'ImageBudgetExceededError';
+
+  constructor(readonly maxTotalBytes: number) {
+    super(`the images add up to more than ${maxTotalBytes / (1024 * 1024)} MB`);
+  }
+}
+
+/** The bytes all the downloads of one request may still take. Bytes taken are never given back: any failure ends the request. */
+export class ImageByteBudget {
+  private taken = 0;
+
+  constructor(readonly maxTotalBytes: number) {}
+
+  get remaining(): number {
+    return this.maxTotalBytes - this.taken;
+  }
+
+  take(bytes: number): void {
+    if (bytes > this.remaining) throw new ImageBudgetExceededError(this.maxTotalBytes);
+    this.taken += bytes;
+  }
+}
+
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** Downloads one image; a client abort propagates as itself, every other failure as an ImageDownloadError. */
-export async function downloadImage(url: string, limits: ImageDownloadLimits, signal?: AbortSignal): Promise<DownloadedImage> {
+/**
+ * Downloads one image, taking its bytes from the request's budget when one
+ * is given; an abort by the caller and a spent budget propagate as
+ * themselves, every other failure as an ImageDownloadError.
+ */
+export async function downloadImage(url: string, limits: ImageDownloadLimits, signal?: AbortSignal, budget?: ImageByteBudget): Promise<DownloadedImage> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   try {
-    return await fetchFollowingRedirects(parseUrl(url), limits, combined);
+    return await fetchFollowingRedirects(parseUrl(url), limits, combined, budget);
   } catch (error) {
-    if (signal?.aborted || error instanceof ImageDownloadError) throw error;
+    if (signal?.aborted || error instanceof ImageDownloadError || error instanceof ImageBudgetExceededError) throw error;
     if (timeout.aborted) throw new ImageDownloadError(`the download took longer than ${limits.timeoutMs / 1000} s`);
     throw new ImageDownloadError(`the download failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-async function fetchFollowingRedirects(start: URL, limits: ImageDownloadLimits, signal: AbortSignal): Promise<DownloadedImage> {
+async function fetchFollowingRedirects(start: URL, limits: ImageDownloadLimits, signal: AbortSignal, budget?: ImageByteBudget): Promise<DownloadedImage> {
   let url = start;
   for (let redirects = 0; ; redirects++) {
     if (!limits.allowedProtocols.includes(url.protocol)) {
@@ -87,24 +125,50 @@ async function fetchFollowingRedirects(start: URL, limits: ImageDownloadLimits, 
       res.body.resume();
       throw new ImageDownloadError(`the content type is ${mimeType || 'missing'}, not one of ${GEMINI_IMAGE_TYPES.join(', ')}`);
     }
-    if (Number(headerValue(res.headers['content-length'])) > limits.maxBytes) {
-      res.body.resume();
+    const declared = Number(headerValue(res.headers['content-length']));
+    if (declared > limits.maxBytes) {
+      res.body.destroy();
       throw tooLarge(limits.maxBytes);
     }
-    return { mimeType, data: await readCapped(res.body, limits.maxBytes) };
+    if (budget && declared > budget.remaining) {
+      res.body.destroy();
+      throw new ImageBudgetExceededError(budget.maxTotalBytes);
+    }
+    return { mimeType, ...(await readAsBase64(res.body, limits.maxBytes, budget)) };
   }
 }
 
-/** Leaving the loop early destroys the body, so an oversized image stops downloading at the cap. */
-async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
+/**
+ * Reads a body straight into base64, chunk by chunk (a chunk's last one or
+ * two bytes wait for the next, so that the pieces join into the encoding of
+ * the whole): the raw bytes are never gathered, and the pieces are joined
+ * by string concatenation, which V8 does without copying. Leaving the loop
+ * early destroys the body, so a download stops at the first cap it passes.
+ */
+async function readAsBase64(body: AsyncIterable<Buffer>, maxBytes: number, budget?: ImageByteBudget): Promise<{ base64: string; bytes: number }> {
+  let base64 = '';
+  let bytes = 0;
+  let carry: Buffer | undefined;
+  for await (let chunk of body) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) throw tooLarge(maxBytes);
+    budget?.take(chunk.length);
+    if (carry) {
+      const group = Buffer.concat([carry, chunk.subarray(0, 3 - carry.length)]);
+      chunk = chunk.subarray(3 - carry.length);
+      carry = undefined;
+      if (group.length < 3) {
+        carry = group;
+        continue;
+      }
+      base64 += group.toString('base64');
+    }
+    const whole = chunk.length - (chunk.length % 3);
+    if (whole > 0) base64 += chunk.toString('base64', 0, whole);
+    if (whole < chunk.length) carry = Buffer.from(chunk.subarray(whole));
   }
-  return Buffer.concat(chunks, size);
+  if (carry) base64 += carry.toString('base64');
+  return { base64, bytes };
 }
 
 /** The media type without parameters, lower-cased; `image/jpg`, a common mislabel, read as `image/jpeg`. */

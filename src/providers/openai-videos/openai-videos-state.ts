@@ -3,7 +3,9 @@ import type { OpenAIVideoWire } from './openai-videos-api';
 
 /**
  * A Video object as the gateway's video state. A completed video has no URL:
- * its bytes come from the content endpoint.
+ * its bytes come from the content endpoint. A failure carries the upstream's
+ * own code and text as received, for the gateway's logs: what a client reads
+ * is worded by the gateway (`videos/task-errors.ts`), never this text.
  * @see https://platform.openai.com/docs/api-reference/videos/object
  */
 export function toOpenAIVideoState(video: OpenAIVideoWire): UpstreamVideoState {

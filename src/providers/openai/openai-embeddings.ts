@@ -1,15 +1,45 @@
+import { z } from 'zod';
 import type { ResolvedProvider } from '../resolved-provider';
 import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
 import { parseJsonOrUndefined } from '../parse-json';
 import { UpstreamError } from '../upstream-error';
 import type { ProviderUsage } from '../usage';
 import { openAIErrorFromResponse } from './openai-errors';
-import { convertOpenAIUsage } from './openai-usage';
+
+/** Counts the usage record stores in integer columns: anything larger is not a count an upstream can mean. */
+const MAX_TOKENS = 2_147_483_647;
+const tokenCount = z.number().int().nonnegative().max(MAX_TOKENS);
+
+/**
+ * The embeddings answer, as far as the gateway reads it: loose, so the
+ * vectors and any other field pass through; `usage` is read on its own
+ * (below), so a bad usage does not cost the client its vectors.
+ */
+const embeddingsAnswerSchema = z.looseObject({
+  object: z.string().default('list'),
+  data: z.array(z.unknown()),
+  model: z.string().default(''),
+  usage: z.unknown().optional(),
+});
+
+/**
+ * OpenAI embeddings usage: whole, non-negative token counts, as the chat
+ * path reads them (`providers/openai/openai-api.ts`). Only `prompt_tokens`
+ * is billed; the rest is kept as received.
+ * @see https://platform.openai.com/docs/api-reference/embeddings/object
+ */
+const embeddingsUsageSchema = z.looseObject({
+  prompt_tokens: tokenCount,
+  total_tokens: tokenCount.nullish(),
+});
 
 export interface EmbeddingsResult {
   /** The upstream's answer, in the OpenAI shape (vectors as floats or base64, as asked). */
-  body: { object: string; data: unknown[]; model: string; usage?: Record<string, unknown> };
+  body: { object: string; data: unknown[]; model: string; usage?: unknown };
+  /** The upstream's usage, when it reported one of the documented shape; null otherwise (the caller estimates). */
   usage: ProviderUsage | null;
+  /** Why the upstream's usage was not used, when it sent one that is not valid: for the logs. */
+  usageProblem?: string;
 }
 
 /**
@@ -30,7 +60,20 @@ export async function createOpenAIEmbeddings(provider: ResolvedProvider, body: R
     throw toUpstreamError(err, signal);
   });
   if (res.status >= 400) throw openAIErrorFromResponse(res.status, res.headers, text);
-  const parsed = parseJsonOrUndefined(text) as EmbeddingsResult['body'] | undefined;
-  if (!parsed || !Array.isArray(parsed.data)) throw new UpstreamError('the upstream answer does not have the OpenAI embeddings shape', { status: 502, retryable: true });
-  return { body: parsed, usage: parsed.usage ? convertOpenAIUsage(parsed.usage as never, 'openai') : null };
+  const parsed = embeddingsAnswerSchema.safeParse(parseJsonOrUndefined(text));
+  if (!parsed.success) throw new UpstreamError('the upstream answer does not have the OpenAI embeddings shape', { status: 502, retryable: true });
+  const answer = parsed.data;
+  if (answer.usage === undefined || answer.usage === null) return { body: answer, usage: null };
+  const usage = embeddingsUsageSchema.safeParse(answer.usage);
+  if (!usage.success) {
+    return { body: answer, usage: null, usageProblem: `the upstream usage is not valid: ${z.prettifyError(usage.error).slice(0, 300)}` };
+  }
+  const reported = usage.data;
+  return {
+    body: answer,
+    usage: {
+      inputTokens: reported.prompt_tokens, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: { ttl5m: 0, ttl1h: 0 },
+      reportsCache: false, family: 'openai', raw: reported,
+    },
+  };
 }

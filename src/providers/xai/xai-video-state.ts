@@ -9,7 +9,9 @@ import { type XaiVideoStatusWire, xaiVideoStatusResponseSchema } from './xai-vid
  * docs show `status: "pending"`): both are pending,
  * as is an answer with neither a status nor a video.
  * `respect_moderation: false` is still a completed task; the caller decides
- * that its URL must not be used.
+ * that its URL must not be used. A failure carries the upstream's own code
+ * and text as received, for the gateway's logs: what a client reads is
+ * worded by the gateway (`videos/task-errors.ts`), never this text.
  * @see https://docs.x.ai/docs/guides/video-generations
  */
 export function toXaiVideoPoll(httpStatus: number, text: string, retryAfterSeconds: number | undefined): VideoPoll {

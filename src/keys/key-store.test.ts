@@ -1,0 +1,146 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { openDatabase, type Database } from '../db/database';
+import { freshPgliteDataDir } from '../../test/support/pglite-template';
+import * as keySecret from './key-secret';
+import { DEFAULT_KEY_CACHE_LIMITS, KeyStore } from './key-store';
+
+const { hashKeySecret, MAX_KEY_SECRET_LENGTH, newKeySecret } = keySecret;
+
+/** A database that knows one key and counts the lookups that reach it. */
+function fakeDatabase(realSecret: string) {
+  const realHash = hashKeySecret(realSecret);
+  const lookups: string[] = [];
+  const db = {
+    prisma: {} as Database['prisma'],
+    async query<Row>(_sql: string, params: unknown[]) {
+      lookups.push(params[0] as string);
+      const rows = params[0] === realHash
+        ? [{ id: 'key_real', account_id: 'acct_default', project_id: null, member_id: null, name: 'real', allowed_models: [], expires_at: null, revoked_at: null }]
+        : [];
+      return { rows: rows as Row[], rowCount: rows.length };
+    },
+  };
+  return { db, lookups };
+}
+
+const refusalKeys = (store: KeyStore): string[] => [...(store as unknown as { refusals: Map<string, number> }).refusals.keys()];
+
+describe('key caches', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('refuses a bearer string longer than any key without hashing, looking it up or caching it', async () => {
+    const real = newKeySecret();
+    const { db, lookups } = fakeDatabase(real);
+    const store = new KeyStore(db, 30_000);
+    const hashing = jest.spyOn(keySecret, 'hashKeySecret');
+    const huge = `sk-gw-${'A'.repeat(15 * 1024)}`;
+    expect(store.cached(huge)).toBeNull();
+    expect(await store.authenticate(huge)).toBeNull();
+    expect(await store.authenticate('x'.repeat(MAX_KEY_SECRET_LENGTH + 1))).toBeNull();
+    expect(hashing).not.toHaveBeenCalled();
+    expect(lookups).toHaveLength(0);
+    expect(store.cacheSizes()).toEqual({ keys: 0, refusals: 0 });
+    // At the bound, a string is still looked up (and refused from the database).
+    expect(await store.authenticate('x'.repeat(MAX_KEY_SECRET_LENGTH))).toBeNull();
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('keeps refused keys by digest, never by the secret, in their own bounded cache that cannot evict real keys', async () => {
+    const real = newKeySecret();
+    const { db, lookups } = fakeDatabase(real);
+    const store = new KeyStore(db, 30_000);
+    expect((await store.authenticate(real))?.keyId).toBe('key_real');
+
+    const bogus = Array.from({ length: DEFAULT_KEY_CACHE_LIMITS.maxCachedKeys + 500 }, (_, i) => `sk-gw-bogus-${i}-${'b'.repeat(200)}`);
+    for (const secret of bogus) expect(await store.authenticate(secret)).toBeNull();
+    expect(store.cacheSizes()).toEqual({ keys: 1, refusals: DEFAULT_KEY_CACHE_LIMITS.maxCachedRefusals });
+    const remembered = refusalKeys(store);
+    expect(remembered).toContain(hashKeySecret(bogus[bogus.length - 1]!));
+    expect(remembered.some((k) => k.includes('bogus'))).toBe(false);
+
+    const before = lookups.length;
+    expect(store.cached(real)?.keyId).toBe('key_real');
+    expect((await store.authenticate(real))?.keyId).toBe('key_real');
+    expect(lookups.length).toBe(before);
+  });
+
+  it('answers a repeated bad key from memory, and keeps it while a flood of others churns the refusals', async () => {
+    const { db, lookups } = fakeDatabase(newKeySecret());
+    const store = new KeyStore(db, 30_000, { maxCachedKeys: 10, maxCachedRefusals: 4 });
+    const retried = 'sk-gw-misconfigured-client';
+    expect(await store.authenticate(retried)).toBeNull();
+    for (let i = 0; i < 20; i++) {
+      expect(await store.authenticate(`sk-gw-flood-${i}`)).toBeNull();
+      expect(await store.authenticate(retried)).toBeNull();
+    }
+    expect(lookups.filter((hash) => hash === hashKeySecret(retried))).toHaveLength(1);
+    expect(store.cacheSizes().refusals).toBe(4);
+  });
+
+  it('forgets a refusal after the cache time', async () => {
+    const { db, lookups } = fakeDatabase(newKeySecret());
+    const store = new KeyStore(db, 1000);
+    await store.authenticate('sk-gw-unknown', 0);
+    await store.authenticate('sk-gw-unknown', 999);
+    expect(lookups).toHaveLength(1);
+    await store.authenticate('sk-gw-unknown', 1000);
+    expect(lookups).toHaveLength(2);
+  });
+});
+
+describe('revocation against a lookup in flight (PGlite)', () => {
+  let dir: string;
+  let db: Database;
+  beforeAll(async () => {
+    dir = await freshPgliteDataDir();
+    db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
+  });
+  afterAll(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('does not cache a key whose lookup read it before a revocation that finished first', async () => {
+    // Lookups read the database at once, then wait at the gate before answering.
+    let gate: Promise<void> | undefined;
+    let onRead: (() => void) | undefined;
+    const gated: Pick<Database, 'prisma' | 'query'> = {
+      prisma: db.prisma,
+      async query(sql, params) {
+        const result = await db.query(sql, params);
+        onRead?.();
+        await gate;
+        return result as never;
+      },
+    };
+    const store = new KeyStore(gated, 60_000);
+    const { key, view } = await store.create({ name: 'racing' });
+
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    const read = new Promise<void>((resolve) => (onRead = resolve));
+    const inFlight = store.authenticate(key);
+    await read; // the lookup has read the row, unrevoked
+    onRead = undefined;
+    expect((await store.revoke(view.id))?.revoked_at).not.toBeNull();
+    open();
+    gate = undefined;
+
+    // The request that was already in flight is answered as it was read; the key is not cached.
+    expect((await inFlight)?.keyId).toBe(view.id);
+    expect(store.cached(key)).toBeUndefined();
+    expect(await store.authenticate(key)).toBeNull();
+    expect(store.cacheSizes().keys).toBe(0);
+  });
+
+  it('still caches keys looked up after the revocation of another', async () => {
+    const store = new KeyStore(db, 60_000);
+    const kept = await store.create({ name: 'kept' });
+    const gone = await store.create({ name: 'gone' });
+    await store.revoke(gone.view.id);
+    expect((await store.authenticate(kept.key))?.keyId).toBe(kept.view.id);
+    expect(store.cached(kept.key)?.keyId).toBe(kept.view.id);
+    expect(await store.authenticate(gone.key)).toBeNull();
+  });
+});

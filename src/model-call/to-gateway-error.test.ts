@@ -12,16 +12,16 @@ describe('toGatewayError', () => {
     ['a time-out', { cause: 'timeout' }, 504, 'upstream_timeout', 'The upstream did not answer in time. Retry, or lower max_tokens.'],
     ['a connection failure', { cause: 'connect' }, 502, 'upstream_unreachable', 'The upstream could not be reached. Retry later.'],
     ['a cut stream', { status: 200, cause: 'stream_cut' }, 502, 'upstream_stream_interrupted', 'The upstream stream ended before the answer was complete. Retry the request.'],
-    ['an error event mid-stream', { status: 502, code: 'overloaded_error', cause: 'upstream_stream_error' }, 502, 'upstream_stream_error', 'The upstream reported an error mid-stream: boom'],
+    ['an error event mid-stream', { status: 502, code: 'overloaded_error', cause: 'upstream_stream_error' }, 502, 'upstream_stream_error', 'The upstream reported an error in the middle of the stream. Retry the request.'],
     ['413', { status: 413, code: 'request_too_large' }, 413, 'request_body_too_large', 'The upstream found the request too large: boom. Reduce it and retry.'],
     ['429 insufficient_quota', { status: 429, code: 'insufficient_quota' }, 502, 'upstream_quota_exhausted', "The gateway's upstream account has run out of quota. This is an operator problem; report the request_id."],
     ['401', { status: 401, code: 'invalid_api_key' }, 502, 'upstream_auth_failed', "The gateway's credential for the upstream was refused. This is an operator problem; report the request_id."],
     ['403', { status: 403 }, 502, 'upstream_auth_failed', "The gateway's credential for the upstream was refused. This is an operator problem; report the request_id."],
     ['404', { status: 404, code: 'model_not_found' }, 502, 'upstream_model_not_found', 'The upstream does not know the model this route names. This is an operator problem; report the request_id.'],
-    ['500', { status: 500 }, 502, 'upstream_error', 'The upstream failed (HTTP 500): boom'],
-    ['402', { status: 402, code: 'billing_error' }, 502, 'upstream_error', 'The upstream failed (HTTP 402): boom'],
-    ['504', { status: 504 }, 502, 'upstream_error', 'The upstream failed (HTTP 504): boom'],
-    ['a status 0 without a cause', { status: 0 }, 502, 'upstream_error', 'The upstream failed (HTTP 0): boom'],
+    ['500', { status: 500 }, 502, 'upstream_error', 'The upstream failed (HTTP 500). Retry later; if it persists, report the request_id.'],
+    ['402', { status: 402, code: 'billing_error' }, 502, 'upstream_error', 'The upstream failed (HTTP 402). Retry later; if it persists, report the request_id.'],
+    ['504', { status: 504 }, 502, 'upstream_error', 'The upstream failed (HTTP 504). Retry later; if it persists, report the request_id.'],
+    ['a status 0 without a cause', { status: 0 }, 502, 'upstream_error', 'The upstream failed (HTTP 0). Retry later; if it persists, report the request_id.'],
   ])('%s', (_, details, status, code, message) => {
     const err = toGatewayError(upstream('boom', details))!;
     expect(err).toBeInstanceOf(GatewayError);
@@ -63,7 +63,7 @@ describe('toGatewayError', () => {
     expect({ status: err.status, type: err.type, code: err.code, retryAfter: err.options.retryAfterSeconds }).toEqual({
       status: 429, type: 'rate_limit_error', code: publicCode, retryAfter,
     });
-    expect(err.message).toBe('The upstream is rate limiting: Rate limit reached. Retry after the Retry-After delay.');
+    expect(err.message).toBe('The upstream is rate limiting. Retry after the Retry-After delay.');
   });
 
   it.each([
@@ -76,7 +76,7 @@ describe('toGatewayError', () => {
     expect({ status: err.status, code: err.code, type: err.type, retryAfter: err.options.retryAfterSeconds }).toEqual({
       status: 503, code: 'upstream_overloaded', type: 'upstream_error', retryAfter,
     });
-    expect(err.message).toBe('The upstream is overloaded: Overloaded. Retry later with backoff.');
+    expect(err.message).toBe('The upstream is overloaded. Retry later with backoff.');
   });
 
   it.each([
@@ -111,5 +111,25 @@ describe('toGatewayError', () => {
   it('mapUpstreamError is the same mapping', () => {
     const err = upstream('x', { status: 404 });
     expect(mapUpstreamError(err)).toEqual(toGatewayError(err));
+  });
+
+  it.each([
+    ['an OpenAI 429 naming the organization', 429, 'Rate limit reached for gpt-4.1 in organization org-AbCdEf123456 on tokens per min (TPM): Limit 30000, Used 29000.', /org-|TPM/],
+    ['a 500 naming an internal host', 500, 'upstream connect error: 10.12.0.7:8443 (gateway-egress.internal)', /10\.12|egress/],
+    ['a 503 with a body of the upstream', 503, 'Service Unavailable from https://inference-7.internal.example/v1', /https|inference/],
+    ['a stream error', 502, 'stream reset by peer fd00::17', /fd00/],
+  ])('keeps the upstream\'s words out of %s', (_, status, message, leak) => {
+    const err = toGatewayError(upstream(message, { status, cause: status === 502 ? 'upstream_stream_error' : undefined }))!;
+    expect(err.message).not.toMatch(leak);
+  });
+
+  it.each([
+    ['a masked key', 'Invalid value for "tools": sk-proj-****abcd is not allowed', 'Invalid value for "tools": [key] is not allowed'],
+    ['a project id', 'Project proj-Zx81QwErTy does not have access', 'Project [account] does not have access'],
+    ['a URL', 'Could not fetch https://files.internal/img.png: 403', 'Could not fetch [url]: 403'],
+    ['an address', 'Image host 192.168.1.20:8080 unreachable', 'Image host [address] unreachable'],
+    ['nothing to hide', "This model's maximum context length is 128000 tokens.", "This model's maximum context length is 128000 tokens."],
+  ])('scrubs %s from a 400 the client needs to read', (_, message, shown) => {
+    expect(toGatewayError(upstream(message, { status: 400 }))!.message).toBe(`The upstream rejected the request: ${shown}`);
   });
 });

@@ -16,4 +16,11 @@ export const routingColumn = z
   .object({ status_code: z.number().int(), total_duration_ms: z.number(), ttft_ms: z.number().nullable(), was_streaming: z.boolean() })
   .nullable();
 
+/** What the client received of a response whose record was committed before its body went out. */
+export type Delivery = 'sent' | 'client_gone';
+
+export function deliveryOf(statusCode: number, stored: string | null): Delivery {
+  return stored === 'client_gone' || statusCode === 499 ? 'client_gone' : 'sent';
+}
+
 export const providerUsageColumn = z.object({ family: z.string(), raw_fields: z.record(z.string(), z.unknown()) });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
-import { dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn } from './usage-record-columns';
+import { deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn, type Delivery } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -27,7 +27,7 @@ export interface UsageRecordView {
     held_microusd?: number;
     settled_at?: number | null;
   };
-  routing: z.infer<typeof routingColumn>;
+  routing: (NonNullable<z.infer<typeof routingColumn>> & { delivery: Delivery }) | null;
   provider_usage: z.infer<typeof providerUsageColumn>;
   log_id: string;
 }
@@ -55,8 +55,13 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
       state: row.billingState,
       ...(row.heldMicrousd !== null ? { held_microusd: Number(row.heldMicrousd), settled_at: row.settledAt ? Math.floor(row.settledAt.getTime() / 1000) : null } : {}),
     },
-    routing: routingColumn.parse(row.routing),
+    routing: withDelivery(routingColumn.parse(row.routing), row.delivery),
     provider_usage: providerUsageColumn.parse(row.providerUsage),
     log_id: row.logId,
   };
+}
+
+/** `sent`: the whole response was handed to the connection; `client_gone`: the client left before its end. */
+function withDelivery(routing: z.infer<typeof routingColumn>, stored: string | null): UsageRecordView['routing'] {
+  return routing && { ...routing, delivery: deliveryOf(routing.status_code, stored) };
 }

@@ -42,6 +42,11 @@ export class UsageRecorder {
     });
   }
 
+  /** The response of a committed record did not reach its client whole. */
+  clientGone(requestId: string): void {
+    this.writer.noteClientGone(requestId);
+  }
+
   async record(input: UsageRecordInput): Promise<void> {
     const row = buildUsageRecord(input, this.prices, this.pricingVersion);
     if (input.charge) {

@@ -27,6 +27,8 @@ export class UsageTicket {
   /** The model or route name the client asked for, once known. */
   model = '';
   private settled = false;
+  private settledStatus: number | undefined;
+  private clientGone = false;
 
   /**
    * Records what the client asked for before it is validated, so a refused
@@ -60,6 +62,7 @@ export class UsageTicket {
   async settle(s: Settlement): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    this.settledStatus = s.statusCode;
     let written: Promise<void>;
     try {
       // The record is in the writer's queue once this returns; only its commit is awaited below.
@@ -68,6 +71,7 @@ export class UsageTicket {
       this.recorder.closed(this);
     }
     await written;
+    if (this.clientGone && s.statusCode < 400) this.recorder.clientGone(this.requestId);
   }
 
   private async record(s: Settlement): Promise<void> {
@@ -91,6 +95,17 @@ export class UsageTicket {
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
     });
+  }
+
+  /**
+   * The client closed the connection before the whole response was written.
+   * A record settled as answered (committed before the body went out) is
+   * marked `client_gone`, now or once it is committed.
+   */
+  noteClientGone(): void {
+    if (this.clientGone) return;
+    this.clientGone = true;
+    if (this.settledStatus !== undefined && this.settledStatus < 400) this.recorder.clientGone(this.requestId);
   }
 
   /** A request that failed before any usage: recorded, not charged. */

@@ -11,6 +11,7 @@ interface Pending {
 }
 
 const MAX_BATCH = 500;
+const MARK_CLIENT_GONE_SQL = `UPDATE "usage_records" SET "delivery" = 'client_gone' WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb))`;
 const RETRY_DELAYS_MS = [25, 100, 400];
 /** A commit running longer than this means the database cannot take writes now (a locked table, a dead link). */
 const STUCK_COMMIT_MS = 5_000;
@@ -41,6 +42,8 @@ export class UsageWriter {
   /** Set when a batch could not be committed, cleared by the next commit that works. */
   private failingSince: number | null = null;
   private lastFailedAttemptAt = 0;
+  /** Records to mark `client_gone`: their response was cut off after they were committed. */
+  private clientsGone: string[] = [];
 
   constructor(
     private readonly db: Pick<Database, 'query'>,
@@ -54,6 +57,16 @@ export class UsageWriter {
       this.queue.push({ row, done });
       if (!this.draining) this.draining = this.drain();
     });
+  }
+
+  /**
+   * Marks a committed record whose response the client did not receive
+   * whole. Best effort and batched like the records themselves: one
+   * statement for every mark that arrived meanwhile.
+   */
+  noteClientGone(requestId: string): void {
+    this.clientsGone.push(requestId);
+    if (!this.draining) this.draining = this.drain();
   }
 
   /** Resolves when every record handed to `write()` so far is durable. */
@@ -145,7 +158,11 @@ export class UsageWriter {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length) {
+      while (this.queue.length || this.clientsGone.length) {
+        if (!this.queue.length) {
+          await this.markClientsGone(this.clientsGone.splice(0));
+          continue;
+        }
         const batch = this.queue.splice(0, MAX_BATCH);
         this.inFlight = batch;
         this.commitStartedAt = Date.now();
@@ -229,6 +246,15 @@ export class UsageWriter {
     } catch (spoolErr) {
       // Last resort: the log line itself carries the records, so an operator can still restore them.
       this.logger.error('usage spool failed; the records are in this log line', { err: spoolErr, records: rows });
+    }
+  }
+
+  private async markClientsGone(ids: string[]): Promise<void> {
+    try {
+      await this.db.query(MARK_CLIENT_GONE_SQL, [JSON.stringify(ids)]);
+    } catch (err) {
+      // An annotation for disputes, not the charge: a failure is logged, not spooled.
+      this.logger.warn('could not mark usage records whose client left before the end of the response', { count: ids.length, request_ids: ids.slice(0, 20), err });
     }
   }
 

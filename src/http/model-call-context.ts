@@ -14,7 +14,9 @@ export function modelCallContext(endpoint: string, recorder: UsageRecorder, logg
     const l = locals(res);
     const { context, abort } = openModelCall(recorder, logger, { requestId: l.requestId, principal: l.principal!, endpoint, createdAt: l.createdAt, startedAt: l.startedAt });
     res.once('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (res.writableFinished) return;
+      abort.abort();
+      context.ticket.noteClientGone();
     });
     l.ticket = context.ticket;
     l.context = context;

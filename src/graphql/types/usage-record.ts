@@ -106,6 +106,9 @@ export class UsageRecordRouting {
 
   @Field({ name: 'wasStreaming' })
   was_streaming!: boolean;
+
+  @Field({ description: '`sent`: the whole response was handed to the connection; `client_gone`: the client left before its end.' })
+  delivery!: string;
 }
 
 @ObjectType({ description: 'Usage exactly as the upstream reported it.' })

@@ -29,6 +29,9 @@ export class UsageTicket {
   private settled = false;
   private settledStatus: number | undefined;
   private clientGone = false;
+  private markedClientGone = false;
+  /** The record is committed (or spooled): a mark can follow it. */
+  private written = false;
 
   /**
    * Records what the client asked for before it is validated, so a refused
@@ -71,7 +74,8 @@ export class UsageTicket {
       this.recorder.closed(this);
     }
     await written;
-    if (this.clientGone && s.statusCode < 400) this.recorder.clientGone(this.requestId);
+    this.written = true;
+    if (this.clientGone && !this.markedClientGone && s.statusCode < 400) this.markClientGone();
   }
 
   private async record(s: Settlement): Promise<void> {
@@ -105,7 +109,12 @@ export class UsageTicket {
   noteClientGone(): void {
     if (this.clientGone) return;
     this.clientGone = true;
-    if (this.settledStatus !== undefined && this.settledStatus < 400) this.recorder.clientGone(this.requestId);
+    if (this.settledStatus !== undefined && this.settledStatus < 400 && this.written) this.markClientGone();
+  }
+
+  private markClientGone(): void {
+    this.markedClientGone = true;
+    this.recorder.clientGone(this.requestId);
   }
 
   /** A request that failed before any usage: recorded, not charged. */

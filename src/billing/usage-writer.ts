@@ -42,11 +42,13 @@ export class UsageWriter {
   /** Set when a batch could not be committed, cleared by the next commit that works. */
   private failingSince: number | null = null;
   private lastFailedAttemptAt = 0;
+  private replaying = false;
+  private lastFailedReplayAt = 0;
   /** Records to mark `client_gone`: their response was cut off after they were committed. */
   private clientsGone: string[] = [];
 
   constructor(
-    private readonly db: Pick<Database, 'query'>,
+    private readonly db: Pick<Database, 'query' | 'prisma'>,
     private readonly spool: UsageSpool,
     private readonly logger: Logger,
     private readonly metrics: GatewayMetrics,
@@ -102,7 +104,10 @@ export class UsageWriter {
   async probe(timeoutMs = 1_000): Promise<WriterHealth> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
-    const attempt = this.db.query('SELECT 1 FROM "usage_records" LIMIT 0 FOR UPDATE', []).then(() => 'ok' as const, () => 'failed' as const);
+    // The lock an insert takes, without waiting for it: a table locked against writes (a lock, an index build) answers at once.
+    const attempt = this.db.prisma
+      .$transaction((tx) => tx.$executeRawUnsafe('LOCK TABLE "usage_records" IN ROW EXCLUSIVE MODE NOWAIT'))
+      .then(() => 'ok' as const, () => 'failed' as const);
     const outcome = await Promise.race([attempt, late]);
     clearTimeout(timer);
     if (outcome !== 'ok') return { writable: false, reason: 'the database does not take usage records now; they are kept in the local spool' };
@@ -133,23 +138,30 @@ export class UsageWriter {
   async replaySpool(): Promise<number> {
     let kept = 0;
     const count = await this.spool.drain(async (rows) => {
-      try {
-        await this.insert(rows);
-        return [];
-      } catch (batchErr) {
-        // Not the records but the database (still out, locked): they all stay in the spool for the next replay.
-        if (!isRecordError(batchErr)) {
-          kept = rows.length;
-          this.logger.warn('usage spool replay failed; the records stay in the spool', { count: rows.length, err: batchErr });
-          return rows;
+      // In batches of the writer's own size: after a long outage the spool may hold far more than one statement should.
+      for (let start = 0; start < rows.length; start += MAX_BATCH) {
+        const chunk = rows.slice(start, start + MAX_BATCH);
+        try {
+          await this.insert(chunk);
+        } catch (batchErr) {
+          // Not the records but the database (still out, locked): this chunk and the rest stay in the spool for the next replay.
+          if (!isRecordError(batchErr)) {
+            const stay = rows.slice(start);
+            kept = stay.length;
+            this.logger.warn('usage spool replay failed; the records stay in the spool', { count: stay.length, err: batchErr });
+            return stay;
+          }
+          const stay: UsageRecordRow[] = [];
+          for (const row of chunk) {
+            await this.insert([row]).catch((err) => (isRecordError(err) ? this.spool.reject(row, err) : void stay.push(row)));
+          }
+          if (stay.length) {
+            kept = stay.length + rows.length - start - chunk.length;
+            return [...stay, ...rows.slice(start + chunk.length)];
+          }
         }
-        const stay: UsageRecordRow[] = [];
-        for (const row of rows) {
-          await this.insert([row]).catch((err) => (isRecordError(err) ? this.spool.reject(row, err) : void stay.push(row)));
-        }
-        kept = stay.length;
-        return stay;
       }
+      return [];
     });
     if (kept) this.spooled = true;
     if (count) this.logger.info('usage records replayed from the spool', { count, file: this.spool.file });
@@ -159,10 +171,9 @@ export class UsageWriter {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length || this.clientsGone.length) {
-        if (!this.queue.length) {
-          await this.markClientsGone(this.clientsGone.splice(0));
-          continue;
-        }
+        // Marks go between batches (never starved by a busy queue), at most a batch's worth at a time.
+        if (this.clientsGone.length) await this.markClientsGone(this.clientsGone.splice(0, MAX_BATCH));
+        if (!this.queue.length) continue;
         const batch = this.queue.splice(0, MAX_BATCH);
         this.inFlight = batch;
         this.commitStartedAt = Date.now();
@@ -190,7 +201,8 @@ export class UsageWriter {
         this.failingSince = null;
         this.metrics.usageRecordsWritten.inc({}, rows.length);
         this.metrics.usageFlushDuration.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
-        if (this.spooled) await this.replaySpoolSoon();
+        // In the background: the records of this batch are durable now, and their requests need not wait for a replay.
+        if (this.spooled) void this.replaySpoolSoon();
         return;
       } catch (err) {
         if (!isRecordError(err) && (attempt > 0 || Date.now() - attemptStarted > 500)) {
@@ -228,12 +240,21 @@ export class UsageWriter {
   }
 
   /** After an outage, the first commit that works brings the spooled records back. */
+  /** One replay at a time, and after a failed one, none for a few seconds. */
   private async replaySpoolSoon(): Promise<void> {
+    if (this.replaying || Date.now() - this.lastFailedReplayAt < RETRY_FAILING_DATABASE_MS) return;
+    this.replaying = true;
     this.spooled = false;
-    await this.replaySpool().catch((err) => {
+    try {
+      await this.replaySpool();
+    } catch (err) {
       this.spooled = true;
-      this.logger.warn('usage spool replay failed; will retry after the next commit', { err });
-    });
+      this.logger.warn('usage spool replay failed; will retry after a later commit', { err });
+    } finally {
+      // A replay that kept records (the database failed again) waits before the next one.
+      if (this.spooled) this.lastFailedReplayAt = Date.now();
+      this.replaying = false;
+    }
   }
 
   private async spoolOrDie(rows: UsageRecordRow[], cause: unknown): Promise<void> {
@@ -250,6 +271,11 @@ export class UsageWriter {
   }
 
   private async markClientsGone(ids: string[]): Promise<void> {
+    if (this.failingSince !== null) {
+      // The database is failing: waiting on it for an annotation would hold the records behind it.
+      this.logger.warn('usage records whose client left were not marked: the database is failing', { count: ids.length, request_ids: ids.slice(0, 20) });
+      return;
+    }
     try {
       await this.db.query(MARK_CLIENT_GONE_SQL, [JSON.stringify(ids)]);
     } catch (err) {

@@ -36,7 +36,7 @@ const envSchema = z.object({
   /** Pause between poller rounds when no task was due. */
   GATEWAY_VIDEO_POLL_IDLE_MS: intFromEnv(1000),
   /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
-  GATEWAY_OPS_PORT: z.coerce.number().int().nonnegative().optional().or(z.literal('').transform(() => undefined)),
+  GATEWAY_OPS_PORT: z.literal('').transform(() => undefined).or(z.coerce.number().int().nonnegative().optional()),
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import type { Database, DatabaseTimeouts } from './database';
 
@@ -36,36 +36,39 @@ export async function openPostgres(connectionString: string, poolSize: number, t
     prisma,
     kind: 'postgres',
     async execScript(sql) {
-      // Migrations may rewrite a large table: no statement time-out for them.
-      const client = await pool.connect();
-      try {
-        await client.query('SET statement_timeout = 0');
-        await client.query(sql);
-      } finally {
-        await client.query('RESET statement_timeout').catch(() => undefined);
-        client.release();
-      }
+      // Migrations may rewrite a large table or wait for a lock: none of the pool's time-outs apply to them.
+      await withUnboundedClient(connectionString, timeouts.connectMs, (client) => client.query(sql));
     },
     async query<Row>(sql: string, params: unknown[]) {
       const result = await pool.query(sql, params);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async withMigrationLock(fn) {
-      const client = await pool.connect();
-      try {
-        // Waiting for another instance's migrations may take longer than any one statement should.
-        await client.query('SET statement_timeout = 0');
+      // Waiting for another instance's migrations may take longer than any one statement should.
+      return withUnboundedClient(connectionString, timeouts.connectMs, async (client) => {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        return await fn();
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-        await client.query('RESET statement_timeout').catch(() => undefined);
-        client.release();
-      }
+        try {
+          return await fn();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+        }
+      });
     },
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+}
+
+/** A connection of its own, outside the pool and without its statement, lock and read time-outs (migrations). */
+async function withUnboundedClient<T>(connectionString: string, connectMs: number, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString, connectionTimeoutMillis: connectMs, keepAlive: true });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

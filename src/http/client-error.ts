@@ -10,7 +10,9 @@ import { newRequestId, REQUEST_ID_HEADER } from './request-id';
  * envelope with a request id, and the same id in `X-Svc-Request-Id`.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // A response already under way on this connection (a pipelined request after it): no second status line into it.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering) {
     socket.destroy();
     return;
   }

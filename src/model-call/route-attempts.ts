@@ -39,6 +39,12 @@ export interface RouteAttemptOptions {
    * Charged when given; without it an abandoned call is recorded uncharged.
    */
   abandonedUsage?: (attempt: RouteAttempt) => MeasuredUsage;
+  /**
+   * Narrows which retryable failures move to the next route: a submission
+   * the upstream may have accepted already (a time-out after sending) must
+   * not be sent to a second route.
+   */
+  mayFallBack?: (err: unknown) => boolean;
 }
 
 /**
@@ -64,7 +70,7 @@ export async function tryRoutes<C extends Candidate, T>(
       return await run(attempt);
     } catch (err) {
       if (!ctx.signal.aborted) countUpstreamError(metrics, candidate, err);
-      if (i < candidates.length - 1 && fallsBack(err, ctx)) {
+      if (i < candidates.length - 1 && fallsBack(err, ctx) && (options.mayFallBack?.(err) ?? true)) {
         if (err instanceof UpstreamError) {
           metrics.upstreamFallbacks.inc({ provider: candidate.route.provider.name });
           ctx.logger.warn('upstream failed before the first byte; trying the next route', {

@@ -15,7 +15,8 @@ import { GatewayError } from '../errors/gateway-error';
  */
 export function mapUpstreamError(err: UpstreamError): GatewayError {
   const { status, code, param, retryAfterSeconds, cause } = err.details;
-  const upstreamCode = code ?? undefined;
+  // Answered to clients (and stored) only when it is a plain identifier such as context_length_exceeded.
+  const upstreamCode = code && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(code) ? code : undefined;
   const details = { upstream_status: status, ...(upstreamCode ? { upstream_code: upstreamCode } : {}) };
   if (cause === 'timeout') return new GatewayError('upstream_timeout', 'The upstream did not answer in time. Retry, or lower max_tokens.', { details });
   if (cause === 'connect') return new GatewayError('upstream_unreachable', 'The upstream could not be reached. Retry later.', { details });

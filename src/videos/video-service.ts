@@ -311,7 +311,12 @@ export class VideoService {
     try {
       upstreamId = await tryRoutes(ctx, this.deps.metrics, candidates, async (attempt) => {
         const { candidate } = attempt;
-        if (attempt.number > 1) task = (await this.deps.store.compareAndSet(task, routeColumns(candidate))) ?? task;
+        if (attempt.number > 1) {
+          // The next route gets its own recovery window; a task the poller closed meanwhile is not submitted again.
+          const rerouted = await this.deps.store.compareAndSet(task, { ...routeColumns(candidate), nextPollAt: new Date(Date.now() + candidate.route.provider.timeoutMs + 30_000) });
+          if (!rerouted) throw new GatewayError('submission_interrupted', 'The gateway closed this task while trying another route; it was not charged. Submit it again.');
+          task = rerouted;
+        }
         // Not the client's signal: a submission the upstream may already have accepted is seen through, not abandoned.
         const accepted = await send(this.adapterOf(candidate), this.call(candidate, AbortSignal.timeout(candidate.route.provider.timeoutMs)));
         await ctx.ticket.settle(settlementOf(attempt, {
@@ -330,7 +335,7 @@ export class VideoService {
           heldForTask: id,
         }));
         return accepted.upstreamId;
-      });
+      }, { mayFallBack: refusedBeforeAccepting });
     } catch (err) {
       // The client of this request hears the error itself; the task (read later, by REST and GraphQL) says only that it was refused.
       ctx.logger.warn('video submission failed', { task_id: id, reason: (err as Error).message, code: (err as { code?: unknown }).code });
@@ -365,6 +370,15 @@ export class VideoService {
   private call(candidate: Candidate, signal: AbortSignal): VideoCall {
     return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal };
   }
+}
+
+/**
+ * Whether a failed submission certainly left no job upstream, so another
+ * route may be tried: a refused connection or an answer that refused it. A
+ * time-out or a connection cut after sending may hide an accepted job.
+ */
+function refusedBeforeAccepting(err: unknown): boolean {
+  return !(err instanceof UpstreamError) || (err.details.cause !== 'timeout' && err.details.cause !== 'stream_cut');
 }
 
 /** Whole seconds delivered: an upstream may report 5.9 for a 6 s request. */

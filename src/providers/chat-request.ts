@@ -66,10 +66,13 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1) }),
 ]);
 
+/** A function or JSON schema name, as OpenAI takes it. */
+const functionName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64');
+
 const toolSchema = z.object({
   type: z.literal('function'),
   function: z.object({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64'),
+    name: functionName,
     description: z.string().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().nullish(),
@@ -87,7 +90,7 @@ const responseFormatSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('json_schema'),
     json_schema: z.object({
-      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64'),
+      name: functionName,
       description: z.string().optional(),
       schema: z.record(z.string(), z.unknown()).optional(),
       strict: z.boolean().nullish(),

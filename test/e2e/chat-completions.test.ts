@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import OpenAI from 'openai';
 import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
@@ -6,15 +7,7 @@ function expectedMicroUsd(quantity: number, usdPerMillion: number): number {
   return Math.floor((quantity * Math.round(usdPerMillion * 1e6)) / 1e6 + 0.5);
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitFor = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 'the gateway to catch up');
 
 describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (database) => {
   let t: TestGateway;

@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
@@ -34,15 +35,7 @@ async function read(t: TestGateway, key: string, id: string): Promise<any> {
   return (await fetch(`${t.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${key}` } })).json();
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 8000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 8000) => eventually(probe, what, timeoutMs, 50);
 
 const isFinal = (body: any) => !body.status || body.status === 'failed' || body.status === 'expired';
 

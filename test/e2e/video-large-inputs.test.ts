@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -37,13 +38,12 @@ describe.each(TEST_DATABASES)('large video inputs stay out of the polled task ro
   }
 
   async function until(id: string, done: (body: any) => boolean, timeoutMs = 8000) {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
+    let last: unknown;
+    return eventually(async () => {
       const body = (await (await fetch(`${t.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
-      if (done(body)) return body;
-      if (Date.now() > end) throw new Error(`task ${id} still ${JSON.stringify(body)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      last = body;
+      return done(body) ? body : undefined;
+    }, () => `task ${id}, still ${JSON.stringify(last)}`, timeoutMs, 100);
   }
 
   it('a 15 MB data: URL reaches the upstream whole, and the task keeps only its size and digest', async () => {

@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import OpenAI, { toFile } from 'openai';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
@@ -22,13 +23,12 @@ describe.each(TEST_DATABASES)('video generation (%s)', (database) => {
   }
 
   async function until(id: string, done: (body: any) => boolean, timeoutMs = 8000) {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
+    let last: unknown;
+    return eventually(async () => {
       const { body } = await call('GET', `/v1/videos/${id}`);
-      if (done(body)) return body;
-      if (Date.now() > end) throw new Error(`task ${id} still ${JSON.stringify(body)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      last = body;
+      return done(body) ? body : undefined;
+    }, () => `task ${id}, still ${JSON.stringify(last)}`, timeoutMs, 100);
   }
 
   it('text-to-video: pending, then the finished video exactly as the spec shows, with the hold settled', async () => {

@@ -8,7 +8,8 @@ import {
   type ChatCompletionInput,
   type ChatCompletionSubscription,
 } from './generated/graphql';
-import { eventually, graphqlHttp, runOverWs, wsClient } from './graphql-test-client';
+import { graphqlHttp, runOverWs, wsClient } from './graphql-test-client';
+import { eventually } from '../support/eventually';
 
 type ChatEvent = ChatCompletionSubscription['chatCompletion'];
 

@@ -2,7 +2,8 @@ import { fastVideoConfig } from '../support/fast-video-config';
 import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 import { print } from 'graphql';
 import { TaskDocument, TasksDocument, TaskUpdatedDocument, TasksUpdatedDocument, UsageRecordDocument, type TasksUpdatedSubscription } from './generated/graphql';
-import { eventually, graphqlHttp, runOverWs, wsClient } from './graphql-test-client';
+import { graphqlHttp, runOverWs, wsClient } from './graphql-test-client';
+import { eventually } from '../support/eventually';
 
 describe.each(TEST_DATABASES)('video tasks over GraphQL (%s)', (database) => {
   let t: TestGateway;

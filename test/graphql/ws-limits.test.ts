@@ -2,7 +2,8 @@ import { print } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 import { ChatCompletionDocument, ModelsDocument, type ChatCompletionInput } from './generated/graphql';
-import { eventually, runOverWs, wsClient } from './graphql-test-client';
+import { runOverWs, wsClient } from './graphql-test-client';
+import { eventually } from '../support/eventually';
 
 const LONG_STORY = 'Tell me a long story [sim pace=50 words=400]';
 

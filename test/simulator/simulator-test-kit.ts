@@ -1,3 +1,4 @@
+import { eventually as waitUntil } from '../support/eventually';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -85,11 +86,7 @@ export async function requestLog(simulator: SimulatorHandle, query = ''): Promis
 
 /** Polls until `check` holds: the server sees a client's disconnect a moment after the client makes it. */
 export async function eventually(check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(async () => ((await check()) ? true : undefined), 'the condition', timeoutMs, 20);
 }
 
 export interface OpenAIErrorBody {

@@ -1,3 +1,4 @@
+import { eventually } from '../../../test/support/eventually';
 import { type SimulatorHandle, startSimulator } from '../../simulator/server';
 import { UpstreamError } from '../upstream-error';
 import type { VideoCall, VideoPoll } from '../video-adapter';
@@ -21,12 +22,11 @@ async function submit(prompt: string, upstreamModel = 'sora-2'): Promise<string>
   return (await openAIVideosAdapter.submit(call(upstreamModel), { prompt, durationSeconds: 4, size: '1280x720' })).upstreamId;
 }
 
-async function pollUntilSettled(upstreamId: string): Promise<VideoPoll> {
-  for (;;) {
+function pollUntilSettled(upstreamId: string): Promise<VideoPoll> {
+  return eventually(async () => {
     const poll = await openAIVideosAdapter.poll(call(), upstreamId);
-    if (poll.status.state !== 'pending') return poll;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return poll.status.state === 'pending' ? undefined : poll;
+  }, `upstream task ${upstreamId} to settle`, 10_000);
 }
 
 async function readAll(body: NodeJS.ReadableStream): Promise<Buffer> {

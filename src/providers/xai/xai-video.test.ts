@@ -1,3 +1,4 @@
+import { eventually } from '../../../test/support/eventually';
 import { type SimulatorHandle, startSimulator } from '../../simulator/server';
 import { UpstreamError } from '../upstream-error';
 import type { VideoCall, VideoPoll } from '../video-adapter';
@@ -22,12 +23,11 @@ async function submit(prompt: string): Promise<string> {
   return upstreamId;
 }
 
-async function pollUntilSettled(upstreamId: string): Promise<VideoPoll> {
-  for (;;) {
+function pollUntilSettled(upstreamId: string): Promise<VideoPoll> {
+  return eventually(async () => {
     const poll = await xaiVideoAdapter.poll(call(), upstreamId);
-    if (poll.status.state !== 'pending') return poll;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return poll.status.state === 'pending' ? undefined : poll;
+  }, `upstream task ${upstreamId} to settle`, 10_000);
 }
 
 async function loggedRequests(): Promise<{ method: string; path: string; body: unknown }[]> {

@@ -4,17 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { adminKeysRouter } from './admin/admin-keys-router';
-import { PriceTable } from './billing/price-table';
-import { registerPriceTable } from './billing/price-table-version';
 import { UsageRecorder } from './billing/usage-recorder';
 import { UsageSpool } from './billing/usage-spool';
 import { UsageWriter } from './billing/usage-writer';
-import { Catalog } from './catalog/catalog';
-import { needsSimulator, resolveProviders } from './providers/resolved-provider';
+import { CatalogSync } from './catalog/catalog-sync';
+import { adminCatalogRouter } from './admin/admin-catalog-router';
+import { needsSimulator } from './providers/resolved-provider';
 import { chatRoute } from './chat/chat-router';
 import { ChatService } from './chat/chat-service';
 import type { GatewayEnv } from './config/env';
-import type { GatewayConfig } from './config/gateway-config-schema';
+import type { LoadedConfig } from './config/load-config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { buildRequestListener } from './http/app';
@@ -44,8 +43,8 @@ import { embeddingsRoute } from './embeddings/embeddings-router';
 export interface GatewayOptions {
   env: GatewayEnv;
   rawEnv: NodeJS.ProcessEnv;
-  config: GatewayConfig;
-  configSource: string;
+  /** The config the gateway starts with; the catalog may then be edited at runtime (see CatalogSync). */
+  loaded: LoadedConfig;
   logger: Logger;
 }
 
@@ -71,7 +70,8 @@ export interface GatewayServices extends GraphqlServices {
 
 /** Builds and starts the whole gateway: database, catalog, services, HTTP and GraphQL. */
 export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
-  const { env, logger, config } = opts;
+  const { env, logger } = opts;
+  const { config } = opts.loaded;
   const startedAt = performance.now();
 
   const db = await openDatabase({
@@ -83,8 +83,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   logger.info('database ready', { database: db.kind, migrations_applied: migrations.applied, ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}) });
 
   const simulator = needsSimulator(config) ? await startSimulator({ port: env.SIMULATOR_PORT }) : undefined;
-  const providers = resolveProviders(config, opts.rawEnv, simulator?.url);
-  const simulated = [...providers.values()].filter((p) => p.simulated).map((p) => p.name);
+  const catalogSync = await CatalogSync.start(
+    { db, logger, env: opts.rawEnv, simulatorUrl: simulator?.url, pollMs: db.kind === 'postgres' ? env.GATEWAY_CATALOG_POLL_MS : 0 },
+    opts.loaded.document,
+    opts.loaded.file ? `file:${path.basename(opts.loaded.file)}` : 'default',
+  );
+  if (opts.loaded.file) catalogSync.watch(opts.loaded.file);
+  const { catalog } = catalogSync;
+  const simulated = [...catalog.contents.providers.values()].filter((p) => p.simulated).map((p) => p.name);
   if (simulator) {
     logger.info('built-in simulator serving providers without an API key', {
       simulator_url: simulator.url,
@@ -94,12 +100,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   }
 
   const metrics = new GatewayMetrics();
-  const catalog = new Catalog(config, providers);
-  const prices = new PriceTable(config.models);
-  const pricingVersion = await registerPriceTable(db, prices);
   const writer = new UsageWriter(db, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
   await writer.replaySpool();
-  const recorder = new UsageRecorder(prices, pricingVersion, writer, metrics);
+  const recorder = new UsageRecorder(catalog, writer, metrics);
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS);
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
@@ -109,13 +112,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),
-    recorder, writer, metrics, prices, pricingVersion, logger,
+    recorder, writer, metrics, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
     ? new VideoPoller(videoTasks, videos, logger, { owner: instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, concurrency: 32, idleMs: env.GATEWAY_VIDEO_POLL_IDLE_MS })
     : undefined;
 
-  const loadedAt = Math.floor(Date.now() / 1000);
   let draining = false;
   const ops = opsRouter({ database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() }, metrics);
   const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
@@ -126,16 +128,19 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   let graphql: GraphqlServer | undefined;
   const listener = buildRequestListener({
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
-    open: [livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []), adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody)],
+    open: [
+      livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []),
+      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+    ],
     authenticated: [
-      modelsRouter({ catalog, prices, pricingVersion, loadedAt }),
+      modelsRouter(catalog),
       videosRouter(videos, recorder, logger, jsonBody),
       usageRouter(services.usage),
     ],
     direct: [chatRoute(services.chat, { recorder, logger, jsonBody }), embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody })],
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
-      taskUpdates, catalogLoadedAt: loadedAt, isDraining: () => draining, requireApiKey: apiKey, guard,
+      taskUpdates, isDraining: () => draining, requireApiKey: apiKey, guard,
       maxMessageBytes: env.GATEWAY_MAX_BODY_BYTES, maxSubscriptionsPerKey: env.GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY,
     }))],
   });
@@ -151,7 +156,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
   poller?.start();
   logger.info('gateway listening', {
-    url, config: opts.configSource, models: catalog.allModels().length, pricing_version: pricingVersion,
+    url, config: opts.loaded.source, models: catalog.allModels().length, catalog_revision: catalogSync.revision, pricing_version: catalog.contents.pricing.version,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
     startup_ms: Math.round(performance.now() - startedAt),
     instance: instanceId,
@@ -166,6 +171,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
       // The poller stops at once (its polls in flight are abandoned; their leases run out for another instance).
       const pollerStopped = poller?.stop();
+      catalogSync.stop();
       const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
       await pollerStopped;

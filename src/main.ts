@@ -23,8 +23,7 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(env.LOG_LEVEL, { service: 'gateway' });
   switch (command) {
     case 'serve': {
-      const { config, source } = loadGatewayConfig(process.env);
-      const gateway = await startGateway({ env, rawEnv: process.env, config, configSource: source, logger });
+      const gateway = await startGateway({ env, rawEnv: process.env, loaded: loadGatewayConfig(process.env), logger });
       // The last resort: a rejection nobody handled is a bug to report, not a reason to drop every request in flight.
       process.on('unhandledRejection', (reason) => {
         gateway.services.metrics.unhandledRejections.inc();

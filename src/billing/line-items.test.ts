@@ -12,6 +12,7 @@ const model = (id: string, pricing: ModelConfig['pricing'], lanes: Record<string
 const table = new PriceTable([
   model('tiny', { input: '0.10', output: '0.30' }, { batch: { input: '0.05' } }),
   model('mini', { input: '0.40', cache_read: '0.10', output: '1.60' }),
+  model('deep', { input: '0.56', cache_read: '0.07', cache_write_5m: '0.70', cache_miss: '0.27', output: '1.68' }),
   model('video', { video_seconds_480p: { usd: '0.05', per: 1 }, video_seconds_720p: { usd: '0.10', per: 1 } }),
 ]);
 const tokens = (name: string, quantity: number): UsageDimension => ({ name, quantity, unit: 'tokens' });
@@ -27,6 +28,8 @@ describe('billDimensions', () => {
     ['mini', 'standard', 'prices reasoning as output when it has no price', tokens('reasoning', 100), 1.6, 160],
     ['mini', 'standard', 'prices cache writes as input when they have no price', tokens('cache_write_5m', 1000), 0.4, 400],
     ['mini', 'standard', 'takes the cache_read price', tokens('cache_read', 1000), 0.1, 100],
+    ['deep', 'standard', 'takes the cache_miss price', tokens('cache_miss', 1000), 0.27, 270],
+    ['mini', 'standard', 'prices cache misses as input when they have no price', tokens('cache_miss', 1000), 0.4, 400],
     ['tiny', 'batch', 'takes the lane price', tokens('input', 1_000_000), 0.05, 50_000],
     ['tiny', 'batch', 'falls back to the model price for what the lane does not price', tokens('output', 1_000_000), 0.3, 300_000],
     ['video', 'standard', 'prices per second', { name: 'video_seconds_720p', quantity: 6, unit: 'seconds' }, 100_000, 600_000],
@@ -55,6 +58,20 @@ describe('billDimensions', () => {
       { dimension: 'output', quantity: 75, unit_microusd: 1.6, amount_microusd: 120 },
     ]);
     expect(bill.amountMicroUsd).toBe(120n);
+  });
+
+  it('bills cache reads, writes and misses each at its own price, each as its own line item', () => {
+    const bill = billDimensions(table, 'deep', 'standard', [
+      tokens('input', 100), tokens('cache_read', 1000), tokens('cache_write_5m', 1000), tokens('cache_miss', 1000), tokens('output', 10),
+    ]);
+    expect(bill.lineItems).toEqual([
+      { dimension: 'input', quantity: 100, unit_microusd: 0.56, amount_microusd: 56 },
+      { dimension: 'cache_read', quantity: 1000, unit_microusd: 0.07, amount_microusd: 70 },
+      { dimension: 'cache_write_5m', quantity: 1000, unit_microusd: 0.7, amount_microusd: 700 },
+      { dimension: 'cache_miss', quantity: 1000, unit_microusd: 0.27, amount_microusd: 270 },
+      { dimension: 'output', quantity: 10, unit_microusd: 1.68, amount_microusd: 17 },
+    ]);
+    expect(bill.amountMicroUsd).toBe(56n + 70n + 700n + 270n + 17n);
   });
 
   it('no dimensions: no line items and nothing to pay', () => {

@@ -38,7 +38,7 @@ describe('price math in integer micro-USD', () => {
 
 describe('price table and line items', () => {
   const model = (id: string, pricing: Record<string, string>, lanePricing?: Record<string, string>): ModelConfig => ({
-    id, owned_by: 'x', family: 'openai', endpoint_types: ['chat'], context_window: 1000,
+    id, enabled: true, owned_by: 'x', family: 'openai', endpoint_types: ['chat'], context_window: 1000,
     modalities: { input: ['text'], output: ['text'] },
     capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false },
     pricing,

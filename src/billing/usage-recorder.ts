@@ -1,17 +1,16 @@
 import type { GatewayMetrics } from '../observability/metrics';
-import type { PriceTable } from './price-table';
+import type { PricingSource } from './pricing';
 import { buildUsageRecord, type UsageRecordInput } from './usage-record';
 import type { UsageWriter } from './usage-writer';
 
-/** Prices a request's usage at the current table and hands the record to the writer. */
+/** Prices a request's usage at the table in force and hands the record to the writer. */
 export class UsageRecorder {
   /** Requests whose record is promised but not yet handed to the writer (its queue, from where shutdown flushes or spools it). */
   private readonly open = new Set<object>();
   private wakeWhenNoneOpen: (() => void) | undefined;
 
   constructor(
-    private readonly prices: PriceTable,
-    readonly pricingVersion: number,
+    private readonly pricing: PricingSource,
     private readonly writer: UsageWriter,
     private readonly metrics: GatewayMetrics,
   ) {}
@@ -48,7 +47,8 @@ export class UsageRecorder {
   }
 
   async record(input: UsageRecordInput): Promise<void> {
-    const row = buildUsageRecord(input, this.prices, this.pricingVersion);
+    const { prices, version } = this.pricing.currentPricing();
+    const row = buildUsageRecord(input, prices, version);
     if (input.charge) {
       for (const dim of row.dimensions) if (dim.quantity && dim.unit === 'tokens') this.metrics.tokens.inc({ model: row.model, dimension: dim.name }, dim.quantity);
     }

@@ -26,7 +26,7 @@ describe('a usage ticket whose client left after the record was committed', () =
     dir = await freshPgliteDataDir();
     db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
     writer = new UsageWriter(db, new UsageSpool(path.join(dir, 'spool.jsonl')), silentLogger, new GatewayMetrics());
-    recorder = new UsageRecorder(new PriceTable(loadGatewayConfig({}).config.models), 1, writer, new GatewayMetrics());
+    recorder = new UsageRecorder({ currentPricing: () => ({ prices: new PriceTable(loadGatewayConfig({}).config.models), version: 1 }) }, writer, new GatewayMetrics());
   });
   afterEach(async () => {
     await db.close();

@@ -1,8 +1,10 @@
-import { gatewayConfigSchema, type GatewayConfigInput } from '../config/gateway-config-schema';
+import { PriceTable } from '../billing/price-table';
+import { gatewayConfigSchema, type GatewayConfig, type GatewayConfigInput } from '../config/gateway-config-schema';
 import { GatewayError } from '../errors/gateway-error';
 import type { Principal } from '../keys/principal';
 import { resolveProviders } from '../providers/resolved-provider';
 import { Catalog } from './catalog';
+import { catalogEntry } from './catalog-entry';
 
 const chat = (id: string, routes: GatewayConfigInput['models'][number]['routes']) => ({
   id, owned_by: 'x', family: 'openai', endpoint_types: ['chat' as const], context_window: 8000, pricing: { input: '1', output: '2' }, routes,
@@ -30,8 +32,14 @@ const config = gatewayConfigSchema.parse({
     { name: 'vectors', models: ['embed'] },
   ],
 });
-const providers = resolveProviders(config, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090');
-const catalog = new Catalog(config, providers);
+const contentsOf = (cfg: GatewayConfig) => ({
+  config: cfg,
+  providers: resolveProviders(cfg, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090'),
+  pricing: { prices: new PriceTable(cfg.models), version: 1 },
+  revision: 1,
+  loadedAt: 0,
+});
+const catalog = new Catalog(contentsOf(config));
 
 const principal = (allowed: string[] | null): Principal => ({
   keyId: 'key_1', accountId: 'acc_1', projectId: null, memberId: null, keyName: 'test',
@@ -118,5 +126,71 @@ describe('Catalog.resolve', () => {
   it('looks models up by id', () => {
     expect(catalog.model('beta')?.routes.map((r) => r.upstreamModel)).toEqual(['claude-beta']);
     expect(catalog.model('fast')).toBeUndefined();
+  });
+
+  describe('disabled models and provider channels', () => {
+    const edited = (edit: (input: GatewayConfigInput) => void) => {
+      const input = structuredClone(config) as GatewayConfigInput;
+      edit(input);
+      return new Catalog(contentsOf(gatewayConfigSchema.parse(input)));
+    };
+
+    it('a disabled model is not found, not listed, and leaves the policies that named it', () => {
+      const c = edited((input) => void (input.models.find((m) => m.id === 'beta')!.enabled = false));
+      expect(() => c.resolve('beta', anyModel, 'chat', '/v1/chat/completions')).toThrow(expect.objectContaining({ code: 'model_not_found' }));
+      expect(c.visibleTo(anyModel).models.map((m) => m.id)).not.toContain('beta');
+      expect(c.resolve('fast', anyModel, 'chat', '/v1/chat/completions').map((x) => x.model.id)).toEqual(['alpha', 'alpha']);
+    });
+
+    it('a disabled provider drops its routes; a model left with none is gone, as is a policy left empty', () => {
+      const c = edited((input) => void (input.providers.backup!.enabled = false));
+      expect(c.resolve('alpha', anyModel, 'chat', '/v1/chat/completions').map((x) => x.route.provider.name)).toEqual(['primary']);
+      expect(c.model('beta')).toBeUndefined();
+      const d = edited((input) => {
+        input.models.find((m) => m.id === 'embed')!.enabled = false;
+      });
+      expect(() => d.resolve('vectors', anyModel, 'embeddings', '/v1/embeddings')).toThrow(expect.objectContaining({ code: 'model_not_found' }));
+    });
+
+    it('replace swaps what is served at once', () => {
+      const c = new Catalog(contentsOf(config));
+      const next = structuredClone(config) as GatewayConfigInput;
+      next.models.find((m) => m.id === 'alpha')!.enabled = false;
+      c.replace({ ...contentsOf(gatewayConfigSchema.parse(next)), revision: 2 });
+      expect(c.model('alpha')).toBeUndefined();
+      expect(c.contents.revision).toBe(2);
+    });
+  });
+
+  describe('catalog entries', () => {
+    const entry = (id: string, c = catalog) => catalogEntry(c.model(id)!, c.currentPricing());
+
+    it('marks an endpoint native only when every route speaks its protocol, and a bridge otherwise', () => {
+      expect(entry('embed').supported_endpoints).toEqual([{ path: '/v1/embeddings', mode: 'native' }]);
+      expect(entry('alpha').supported_endpoints).toEqual([{ path: '/v1/chat/completions', mode: 'stateless_bridge' }]);
+      expect(entry('beta').supported_endpoints).toEqual([{ path: '/v1/chat/completions', mode: 'stateless_bridge' }]);
+    });
+
+    it('takes the mode from the catalog where it says', () => {
+      const input = structuredClone(config) as GatewayConfigInput;
+      input.models.find((m) => m.id === 'beta')!.endpoint_modes = { chat: 'native' };
+      expect(entry('beta', new Catalog(contentsOf(gatewayConfigSchema.parse(input)))).supported_endpoints[0]!.mode).toBe('native');
+    });
+
+    it('fills limits, decision and cache fields from the catalog', () => {
+      const input = structuredClone(config) as GatewayConfigInput;
+      Object.assign(input.models.find((m) => m.id === 'beta')!, {
+        endpoint_types: ['chat', 'decisions'], max_input_tokens: 6000,
+        decision: { inputs: ['text', 'json', 'image'], max_state_bytes: 2000 },
+        pricing: { input: '1', output: '2', cache_read: '0.1', cache_miss: '1' },
+      });
+      const e = entry('beta', new Catalog(contentsOf(gatewayConfigSchema.parse(input))));
+      expect(e.max_input_tokens).toBe(6000);
+      expect(e.max_state_bytes).toBe(2000);
+      expect(e.decision_capabilities).toEqual({ inputs: ['text', 'json', 'image'], question_kinds: ['noul', 'choice', 'score'], max_questions: 64, max_images: 4 });
+      expect(e.cache.priced_dimensions).toEqual(['cache_read', 'cache_miss']);
+      expect(e.supported_endpoints.map((x) => x.path)).toEqual(['/v1/chat/completions', '/v1/decisions']);
+      expect(entry('alpha').decision_capabilities).toBeNull();
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { EndpointType, GatewayConfig, ModelConfig, ModelRouteConfig } from '../config/gateway-config-schema';
+import type { Pricing, PricingSource } from '../billing/pricing';
 import { Errors } from '../errors/errors';
 import { mayUseModel, type Principal } from '../keys/principal';
 import type { ResolvedProvider } from '../providers/resolved-provider';
@@ -27,32 +28,59 @@ export interface Candidate {
   route: CatalogRoute;
 }
 
-/** Which model serves a name (model id or route policy), over which routes, for whom. */
-export class Catalog {
-  private readonly models = new Map<string, CatalogModel>();
-  private readonly policies = new Map<string, RoutePolicy>();
+/** What the catalog serves: one revision of the config, its providers resolved, its prices registered. */
+export interface CatalogContents {
+  config: GatewayConfig;
+  providers: Map<string, ResolvedProvider>;
+  pricing: Pricing;
+  /** The catalog revision (1, 2, ...); 0 when the catalog is not stored. */
+  revision: number;
+  /** Unix seconds when this revision was loaded: the `created` of listings. */
+  loadedAt: number;
+}
 
-  constructor(config: GatewayConfig, providers: Map<string, ResolvedProvider>) {
-    for (const model of config.models) {
-      this.models.set(model.id, {
-        id: model.id,
-        config: model,
-        routes: model.routes.map((r) => ({ provider: providers.get(r.provider)!, upstreamModel: r.upstream_model, lane: r.lane, config: r })),
-      });
-    }
-    for (const policy of config.routes) this.policies.set(policy.name, { name: policy.name, models: policy.models });
+interface Served {
+  models: Map<string, CatalogModel>;
+  policies: Map<string, RoutePolicy>;
+  contents: CatalogContents;
+}
+
+/**
+ * Which model serves a name (model id or route policy), over which routes,
+ * for whom. The contents are replaced whole when the catalog is edited at
+ * runtime (see CatalogSync); a request that already resolved its candidates
+ * keeps them. Disabled models and disabled provider channels are left out
+ * here, so everything that reads the catalog sees them as missing.
+ */
+export class Catalog implements PricingSource {
+  private served: Served;
+
+  constructor(contents: CatalogContents) {
+    this.served = serve(contents);
+  }
+
+  replace(contents: CatalogContents): void {
+    this.served = serve(contents);
+  }
+
+  get contents(): CatalogContents {
+    return this.served.contents;
+  }
+
+  currentPricing(): Pricing {
+    return this.served.contents.pricing;
   }
 
   model(id: string): CatalogModel | undefined {
-    return this.models.get(id);
+    return this.served.models.get(id);
   }
 
   allModels(): CatalogModel[] {
-    return [...this.models.values()];
+    return [...this.served.models.values()];
   }
 
   allPolicies(): RoutePolicy[] {
-    return [...this.policies.values()];
+    return [...this.served.policies.values()];
   }
 
   /**
@@ -60,11 +88,11 @@ export class Catalog {
    * the name exists, the key may use it and the model serves the endpoint.
    */
   resolve(name: string, principal: Principal, endpoint: EndpointType, endpointPath: string): Candidate[] {
-    const model = this.models.get(name);
-    const policy = model ? undefined : this.policies.get(name);
+    const model = this.served.models.get(name);
+    const policy = model ? undefined : this.served.policies.get(name);
     if (!model && !policy) throw Errors.modelNotFound(name);
     if (!mayUseModel(principal, name)) throw Errors.modelNotAllowed(name);
-    const models = model ? [model] : policy!.models.map((id) => this.models.get(id)!);
+    const models = model ? [model] : policy!.models.map((id) => this.served.models.get(id)!);
     const serving = models.filter((m) => m.config.endpoint_types.includes(endpoint));
     if (!serving.length) throw Errors.endpointNotSupported(name, endpointPath);
     return serving.flatMap((m) => m.routes.map((route) => ({ model: m, route })));
@@ -77,4 +105,23 @@ export class Catalog {
       policies: this.allPolicies().filter((p) => mayUseModel(principal, p.name)),
     };
   }
+}
+
+function serve(contents: CatalogContents): Served {
+  const { config, providers } = contents;
+  const models = new Map<string, CatalogModel>();
+  for (const model of config.models) {
+    if (!model.enabled) continue;
+    const routes = model.routes
+      .filter((r) => config.providers[r.provider]?.enabled !== false)
+      .map((r) => ({ provider: providers.get(r.provider)!, upstreamModel: r.upstream_model, lane: r.lane, config: r }));
+    // A model whose every provider channel is off cannot be served: it is as gone as a disabled one.
+    if (routes.length) models.set(model.id, { id: model.id, config: model, routes });
+  }
+  const policies = new Map<string, RoutePolicy>();
+  for (const policy of config.routes) {
+    const serving = policy.models.filter((id) => models.has(id));
+    if (serving.length) policies.set(policy.name, { name: policy.name, models: serving });
+  }
+  return { models, policies, contents };
 }

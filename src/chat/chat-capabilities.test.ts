@@ -20,7 +20,7 @@ const bare = candidate(modelSchema.parse({
   capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false },
   pricing: { input: '1' }, routes: [{ provider: 'p', upstream_model: 'bare' }],
 }));
-/** Tools, but no way to force or forbid a call. */
+/** Tools, but no way to force a call. */
 const toolsOnly = candidate(modelSchema.parse({
   id: 'tools-only', owned_by: 'x', family: 'openai', endpoint_types: ['chat'], context_window: 8000,
   capabilities: { tools: true, tool_choice: false }, pricing: { input: '1' }, routes: [{ provider: 'p', upstream_model: 'tools-only' }],
@@ -75,6 +75,13 @@ describe('filterCapableCandidates', () => {
     expect({ code: err.code, param: err.options.param }).toEqual({ code: 'unsupported_parameter', param: 'tool_choice' });
     expect(err.message).toBe('The model "tools-only" does not support tool_choice; remove "tool_choice" or pick a model whose catalog entry supports it.');
     expect(filterCapableCandidates([toolsOnly], req({ tools: [tool], tool_choice: 'auto' }))).toEqual([toolsOnly]);
+  });
+
+  it('lets tool_choice none through where the catalog says tool_choice: false: it forces nothing', () => {
+    expect(filterCapableCandidates([toolsOnly], req({ tools: [tool], tool_choice: 'none' }))).toEqual([toolsOnly]);
+    expect(filterCapableCandidates([bare], req({ tool_choice: 'none' }))).toEqual([bare]);
+    // Tools themselves are still checked.
+    expect(refusal([bare], { tools: [tool], tool_choice: 'none' }).options.param).toBe('tools');
   });
 
   it('names the unsupported feature and the model in the message', () => {

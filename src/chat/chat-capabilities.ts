@@ -25,7 +25,7 @@ function unsupportedFeature(candidate: Candidate, req: ChatRequest): GatewayErro
   const refuse = (param: string, capability: string) =>
     new GatewayError('unsupported_parameter', `The model "${model.id}" does not support ${capability}; remove "${param}" or pick a model whose catalog entry supports it.`, { param });
   if (req.tools?.length && !caps.tools) return refuse('tools', 'tools (catalog parameters.tools is false)');
-  if (req.tool_choice && req.tool_choice !== 'auto' && !caps.tool_choice) return refuse('tool_choice', 'tool_choice');
+  if (forcesToolUse(req.tool_choice) && !caps.tool_choice) return refuse('tool_choice', 'tool_choice');
   if (req.response_format && req.response_format.type !== 'text' && !caps.json_output) return refuse('response_format', 'JSON output');
   if (req.stream && !caps.streaming) return refuse('stream', 'streaming');
   if (!model.modalities.input.includes('image') && hasImageParts(req)) return refuse('messages', 'image input');
@@ -36,6 +36,15 @@ function unsupportedFeature(candidate: Candidate, req: ChatRequest): GatewayErro
     return new GatewayError('max_tokens_out_of_range', `"${param}" is ${maxTokens}, above the ${limit} output tokens the model "${model.id}" allows.`, { param });
   }
   return undefined;
+}
+
+/**
+ * Only a choice that forces a call (`required`, or a named function) needs
+ * the catalog's `tool_choice`: `auto` is the default, and `none` asks for
+ * no call at all, nothing a model needs a capability for.
+ */
+function forcesToolUse(choice: ChatRequest['tool_choice']): boolean {
+  return Boolean(choice) && choice !== 'auto' && choice !== 'none';
 }
 
 function hasImageParts(req: ChatRequest): boolean {

@@ -129,6 +129,21 @@ describe('chat usage', () => {
       expect(out.completion_tokens_details?.reasoning_tokens).toBe(7);
     });
 
+    it('a miss count the upstream reported is passed on as reported, the other details as they are', () => {
+      const reported = usage({
+        inputTokens: 1000, outputTokens: 20, cacheReadTokens: 600, cacheMissTokens: 300, reportsCache: true, family: 'openai',
+        raw: { prompt_cache_hit_tokens: 600, prompt_cache_miss_tokens: 300, prompt_tokens_details: { cached_tokens: 600 } },
+      });
+      expect(toClientUsage(reported)).toStrictEqual({
+        prompt_tokens: 1000,
+        completion_tokens: 20,
+        total_tokens: 1020,
+        // Not 400 (the prompt less the reads): the upstream said 300 missed.
+        prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 0, cache_miss_tokens: 300 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      });
+    });
+
     it('a miss count never goes below zero', () => {
       expect(toClientUsage(usage({ inputTokens: 10, cacheReadTokens: 8, cacheWriteTokens: { ttl5m: 5, ttl1h: 0 }, reportsCache: true })).prompt_tokens_details?.cache_miss_tokens).toBe(0);
     });

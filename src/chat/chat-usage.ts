@@ -45,7 +45,12 @@ export function withLocalOutput(usage: ProviderUsage, outputText: string): Measu
   return { ...measured, measurement: { input: 'provider', output: 'local_estimate' } };
 }
 
-/** Usage in the OpenAI shape the client reads, with the cache details when the upstream reported them. */
+/**
+ * Usage in the OpenAI shape the client reads, with the cache details when the
+ * upstream reported them: `cache_miss_tokens` is the upstream's own count
+ * when it gives one (DeepSeek does), else what reads and writes leave of the
+ * prompt.
+ */
 export function toClientUsage(usage: ProviderUsage): ChatUsage {
   const out: ChatUsage = {
     prompt_tokens: usage.inputTokens,
@@ -60,7 +65,7 @@ export function toClientUsage(usage: ProviderUsage): ChatUsage {
       ...rawPromptDetails,
       cached_tokens: usage.cacheReadTokens,
       cache_write_tokens: writes,
-      cache_miss_tokens: Math.max(0, usage.inputTokens - usage.cacheReadTokens - writes),
+      cache_miss_tokens: usage.cacheMissTokens ?? Math.max(0, usage.inputTokens - usage.cacheReadTokens - writes),
     };
   } else if (Object.keys(rawPromptDetails).length) {
     out.prompt_tokens_details = rawPromptDetails;

@@ -29,12 +29,28 @@ const claudeReasoning: Reasoning = {
   default: 'off', effort: { low: 20, medium: 50, high: 80 }, budget: true, min_budget: 1024,
   thinking_suffix: 80, temperature: 'must_be_1', returns_text: true, max_tokens_default: 'model_max',
 };
+/**
+ * Claude 4.6: adaptive thinking with an effort level; an explicit
+ * `reasoning.max_tokens` is still sent as a budget, which 4.6 accepts
+ * (deprecated there).
+ */
+const claudeAdaptiveReasoning: Reasoning = { ...claudeReasoning, control: 'adaptive_or_budget' };
+/** Claude 4.7 and later: adaptive thinking only; a fixed budget is refused upstream with a 400. */
+const claudeAdaptiveOnlyReasoning: Reasoning = { ...claudeReasoning, control: 'effort_level' };
 /** OpenAI o-series: always reasons, effort only, no sampling parameters, reasoning stays internal. */
 const oSeriesReasoning: Reasoning = { default: 'always', effort: 'native', budget: false, temperature: 'unsupported', returns_text: false };
+/** GPT-5: as the o-series, with a `minimal` effort too. */
+const gpt5Reasoning: Reasoning = { ...oSeriesReasoning, native_efforts: ['minimal', 'low', 'medium', 'high'] };
 /** Gemini 2.5: reasons by default with a dynamic budget; a budget of at least 1024; no effort. */
 const geminiReasoning = (maxBudget: number, canDisable: boolean): Reasoning => ({
   default: 'on', effort: false, budget: true, min_budget: 1024, max_budget: maxBudget, can_disable: canDisable,
   temperature: 'free', returns_text: true,
+});
+
+/** Gemini 3: reasons by default at a thinking level; it cannot be turned off. Pro has no `medium` level. */
+const gemini3Reasoning = (levels?: { low: string; medium: string; high: string }): Reasoning => ({
+  default: 'on', effort: { low: 20, medium: 50, high: 80 }, control: 'effort_level', ...(levels ? { effort_levels: levels } : {}),
+  budget: true, min_budget: 1024, can_disable: false, temperature: 'free', returns_text: true,
 });
 
 function route(provider: keyof typeof DEFAULT_PROVIDERS, upstream_model: string) {
@@ -53,6 +69,24 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     id: 'gpt-4.1', owned_by: 'openai', family: 'openai', endpoint_types: ['chat'],
     context_window: 1_047_576, max_output_tokens: 32_768, modalities: chatVision, capabilities: fullChat,
     pricing: { input: '2.00', cache_read: '0.50', output: '8.00' }, routes: route('openai', 'gpt-4.1'),
+  },
+  {
+    id: 'gpt-5', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    context_window: 400_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: gpt5Reasoning,
+    pricing: { input: '1.25', cache_read: '0.125', output: '10.00', reasoning: '10.00' }, routes: route('openai', 'gpt-5'),
+  },
+  {
+    id: 'gpt-5-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    context_window: 400_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: gpt5Reasoning,
+    pricing: { input: '0.25', cache_read: '0.025', output: '2.00', reasoning: '2.00' }, routes: route('openai', 'gpt-5-mini'),
+  },
+  {
+    id: 'gpt-5-nano', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    context_window: 400_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
+    reasoning: gpt5Reasoning,
+    pricing: { input: '0.05', cache_read: '0.005', output: '0.40', reasoning: '0.40' }, routes: route('openai', 'gpt-5-nano'),
   },
   {
     id: 'o3', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
@@ -74,11 +108,25 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     routes: route('anthropic', 'claude-sonnet-4-5'),
   },
   {
+    id: 'claude-sonnet-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
+    reasoning: claudeAdaptiveReasoning,
+    pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
+    routes: route('anthropic', 'claude-sonnet-4-6'),
+  },
+  {
     id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
-    context_window: 200_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
-    reasoning: claudeReasoning,
+    context_window: 1_000_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
+    reasoning: claudeAdaptiveReasoning,
     pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
     routes: route('anthropic', 'claude-opus-4-6'),
+  },
+  {
+    id: 'claude-opus-4-7', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    context_window: 1_000_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
+    reasoning: claudeAdaptiveOnlyReasoning,
+    pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
+    routes: route('anthropic', 'claude-opus-4-7'),
   },
   {
     id: 'claude-haiku-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
@@ -98,6 +146,18 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
     reasoning: geminiReasoning(32_768, false),
     pricing: { input: '1.25', cache_read: '0.125', output: '10.00', reasoning: '10.00' }, routes: route('gemini', 'gemini-2.5-pro'),
+  },
+  {
+    id: 'gemini-3-pro-preview', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
+    reasoning: gemini3Reasoning({ low: 'low', medium: 'high', high: 'high' }),
+    pricing: { input: '2.00', cache_read: '0.20', output: '12.00', reasoning: '12.00' }, routes: route('gemini', 'gemini-3-pro-preview'),
+  },
+  {
+    id: 'gemini-3-flash-preview', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
+    reasoning: gemini3Reasoning(),
+    pricing: { input: '0.50', cache_read: '0.05', output: '3.00', reasoning: '3.00' }, routes: route('gemini', 'gemini-3-flash-preview'),
   },
   {
     id: 'text-embedding-3-small', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],

@@ -38,6 +38,8 @@ const envSchema = z.object({
   /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
   GATEWAY_OPS_PORT: z.literal('').transform(() => undefined).or(z.coerce.number().int().nonnegative().optional()),
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
+  /** PostgreSQL: how often an instance looks for a catalog revision another instance stored (0: never). */
+  GATEWAY_CATALOG_POLL_MS: intFromEnv(2000),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

@@ -31,6 +31,8 @@ export const providerSchema = z.strictObject({
   simulator: z.boolean().default(false),
   timeout_ms: z.number().int().positive().default(600_000),
   headers: z.record(z.string(), z.string()).default({}),
+  /** A disabled provider channel serves no route; models left without a route disappear. */
+  enabled: z.boolean().default(true),
 });
 
 export const endpointTypeSchema = z.enum(['chat', 'embeddings', 'responses', 'decisions', 'videos']);
@@ -45,6 +47,8 @@ export const reasoningCapabilitiesSchema = z.strictObject({
   default: z.enum(['off', 'on', 'always']),
   /** Whether `reasoning.effort` is accepted, and the share of `max_tokens` each level reserves (percent) when the upstream takes a budget. */
   effort: z.union([z.literal(false), z.literal('native'), z.strictObject({ low: z.number().int().min(1).max(99), medium: z.number().int().min(1).max(99), high: z.number().int().min(1).max(99) })]),
+  /** With native effort: the levels the upstream takes (default low, medium, high; GPT-5 adds `minimal`). */
+  native_efforts: z.array(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])).min(1).optional(),
   /** Whether `reasoning.max_tokens` (a token budget) is accepted. */
   budget: z.boolean(),
   min_budget: z.number().int().nonnegative().default(1024),
@@ -59,6 +63,20 @@ export const reasoningCapabilitiesSchema = z.strictObject({
   returns_text: z.boolean(),
   /** An omitted `max_tokens` becomes the model's `max_output_tokens` (upstreams that require it), or is left to the upstream. */
   max_tokens_default: z.enum(['model_max', 'upstream']).default('upstream'),
+  /**
+   * The thinking control the upstream takes: a token `budget` (Anthropic `budget_tokens`, Gemini 2.5
+   * `thinkingBudget`), or an `effort_level` (Claude 4.7 and later: adaptive thinking with
+   * `output_config.effort`; Gemini 3: `thinkingLevel`), where a client's budget or `#thinking`
+   * suffix becomes the level whose share of max_tokens is nearest. `adaptive_or_budget` (Claude
+   * 4.6): levels, except that a client's explicit `reasoning.max_tokens` is sent as a budget.
+   */
+  control: z.enum(['budget', 'effort_level', 'adaptive_or_budget']).default('budget'),
+  /** The upstream's name for each effort level, where it differs (Gemini 3 Pro has no `medium`). */
+  effort_levels: z.strictObject({ low: z.string().min(1), medium: z.string().min(1), high: z.string().min(1) }).optional(),
+}).superRefine((caps, ctx) => {
+  if (caps.control !== 'budget' && typeof caps.effort !== 'object') {
+    ctx.addIssue({ code: 'custom', path: ['effort'], message: `control "${caps.control}" needs the share of each effort level (effort: {low, medium, high})` });
+  }
 });
 
 /**
@@ -97,14 +115,42 @@ export const modelRouteSchema = z.strictObject({
   pricing: pricingSchema.optional(),
 });
 
+/**
+ * A decision model: what its questions may be judged over, and the size of
+ * the state it takes.
+ */
+export const decisionCapabilitiesSchema = z.strictObject({
+  /** What a state may be: text, JSON, images. */
+  inputs: z.array(z.enum(['text', 'json', 'image'])).min(1),
+  /** Question kinds the model answers. */
+  question_kinds: z.array(z.enum(['noul', 'choice', 'score'])).min(1).default(['noul', 'choice', 'score']),
+  max_questions: z.number().int().positive().default(64),
+  max_images: z.number().int().nonnegative().default(4),
+  /** UTF-8 bytes of state an image-capable model takes beside its images. */
+  max_state_bytes: z.number().int().positive().optional(),
+});
+
+export const endpointModeSchema = z.enum(['native', 'stateless_bridge']);
+
 export const modelSchema = z.strictObject({
   id: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, 'letters, digits and . _ : / - only'),
+  /** A disabled model is gone from listings and answers 404 model_not_found; its history stays. */
+  enabled: z.boolean().default(true),
   owned_by: z.string().min(1),
   /** Model family, which selects the reasoning rules: `openai`, `openai-reasoning`, `anthropic`, `gemini`, ... */
   family: z.string().min(1),
   endpoint_types: z.array(endpointTypeSchema).min(1),
   context_window: z.number().int().positive(),
+  /** Prompt tokens the model takes; the context window when unset. */
+  max_input_tokens: z.number().int().positive().optional(),
   max_output_tokens: z.number().int().positive().optional(),
+  /**
+   * How each endpoint is served, where the default is wrong: `native` when the upstream speaks the
+   * path's protocol, `stateless_bridge` when the gateway translates it. By default an endpoint is
+   * native when every route's provider speaks it (OpenAI-compatible providers), a bridge otherwise.
+   */
+  endpoint_modes: z.partialRecord(endpointTypeSchema, endpointModeSchema).optional(),
+  decision: decisionCapabilitiesSchema.optional(),
   modalities: z
     .strictObject({
       input: z.array(z.enum(['text', 'image', 'audio', 'video', 'file'])).default(['text']),
@@ -153,6 +199,9 @@ export const gatewayConfigSchema = z
       if (model.endpoint_types.includes('videos') && !model.video) {
         ctx.addIssue({ code: 'custom', path: ['models', i, 'video'], message: 'video models need a video block' });
       }
+      if (model.endpoint_types.includes('decisions') && !model.decision) {
+        ctx.addIssue({ code: 'custom', path: ['models', i, 'decision'], message: 'decision models need a decision block' });
+      }
       if (model.endpoint_types.includes('embeddings') && !model.embedding) {
         ctx.addIssue({ code: 'custom', path: ['models', i, 'embedding'], message: 'embedding models need embedding.dimensions' });
       }
@@ -175,4 +224,5 @@ export type PriceConfig = z.infer<typeof priceSchema>;
 export type VideoCapabilities = z.infer<typeof videoCapabilitiesSchema>;
 export type ReasoningCapabilities = z.infer<typeof reasoningCapabilitiesSchema>;
 export type EndpointType = z.infer<typeof endpointTypeSchema>;
+export type EndpointMode = z.infer<typeof endpointModeSchema>;
 export type ProviderType = z.infer<typeof providerTypeSchema>;

@@ -16,26 +16,43 @@ export class ConfigError extends Error {
  * is served by the built-in simulator, and `<PREFIX>_BASE_URL` overrides the
  * upstream address (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, ...).
  */
-export function loadGatewayConfig(env: NodeJS.ProcessEnv): { config: GatewayConfig; source: string } {
+export function loadGatewayConfig(env: NodeJS.ProcessEnv): LoadedConfig {
   const file = env.GATEWAY_CONFIG;
-  if (file) return { config: parseConfigFile(file), source: path.resolve(file) };
-  return { config: defaultConfig(env), source: 'built-in default catalog' };
+  if (file) {
+    const document = readConfigDocument(file);
+    return { config: validateConfig(document, file), document, source: path.resolve(file), file: path.resolve(file) };
+  }
+  const document = defaultConfigDocument(env);
+  return { config: validateConfig(document, 'built-in default catalog'), document, source: 'built-in default catalog' };
+}
+
+export interface LoadedConfig {
+  config: GatewayConfig;
+  /** The config as written, before defaults: what the catalog store keeps and edits. */
+  document: unknown;
+  /** Where it came from, for logs. */
+  source: string;
+  /** The config file, when there is one (it is watched for edits). */
+  file?: string;
 }
 
 export function parseConfigFile(file: string): GatewayConfig {
+  return validateConfig(readConfigDocument(file), file);
+}
+
+/** A config file's contents as written (YAML or JSON), not yet validated. */
+export function readConfigDocument(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ConfigError(`GATEWAY_CONFIG: cannot read ${file}: ${(err as Error).message}`);
   }
-  let raw: unknown;
   try {
-    raw = /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text);
+    return /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text);
   } catch (err) {
     throw new ConfigError(`${file}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
   }
-  return validateConfig(raw, file);
 }
 
 export function validateConfig(raw: unknown, origin: string): GatewayConfig {
@@ -48,7 +65,7 @@ function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`).join('\n');
 }
 
-function defaultConfig(env: NodeJS.ProcessEnv): GatewayConfig {
+function defaultConfigDocument(env: NodeJS.ProcessEnv): GatewayConfigInput {
   const providers: GatewayConfigInput['providers'] = {};
   for (const [name, provider] of Object.entries(DEFAULT_PROVIDERS)) {
     const prefix = provider.api_key_env.replace(/_API_KEY$/, '');
@@ -58,5 +75,5 @@ function defaultConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       simulator: !env[provider.api_key_env],
     };
   }
-  return validateConfig({ providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES }, 'built-in default catalog');
+  return { providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES };
 }

@@ -34,5 +34,6 @@ function eventUsage(usage: ChatUsage): ChatCompletionUsage {
     totalTokens: usage.total_tokens,
     reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? null,
     cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? null,
+    cacheMissTokens: usage.prompt_tokens_details?.cache_miss_tokens ?? null,
   };
 }

@@ -1,4 +1,3 @@
-import type { PriceTable } from '../billing/price-table';
 import type { UsageRecorder } from '../billing/usage-recorder';
 import type { Catalog } from '../catalog/catalog';
 import type { ChatService } from '../chat/chat-service';
@@ -18,8 +17,6 @@ export interface GraphqlServices {
   videos: VideoService;
   usage: UsageQueries;
   recorder: UsageRecorder;
-  prices: PriceTable;
-  pricingVersion: number;
   logger: Logger;
 }
 
@@ -28,8 +25,6 @@ export interface GraphqlShared {
   services: GraphqlServices;
   /** Where task updates arrive, by key (see task-update-bus.ts). */
   taskUpdates: TaskUpdateBus;
-  /** Unix seconds the catalog was loaded: the `created` of every model record. */
-  catalogLoadedAt: number;
   openStreams: OpenStreams;
   /** True once the gateway is shutting down: no new subscriptions then. */
   isDraining: () => boolean;

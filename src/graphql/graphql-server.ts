@@ -29,8 +29,6 @@ export interface GraphqlServer {
 export interface GraphqlOptions {
   /** Task updates by key: through Redis across instances, or in-process. */
   taskUpdates: TaskUpdateBus;
-  /** Unix seconds the catalog was loaded; pass REST's value so both list the same `created`. */
-  catalogLoadedAt?: number;
   /** The gateway's shutdown state, shared with the REST overload guard. */
   isDraining?: () => boolean;
   /** REST's API-key middleware: it runs before the body is read, so no body is read for a caller without a valid key. */
@@ -66,7 +64,6 @@ export function mountGraphql(
   const shared: GraphqlShared = {
     services,
     taskUpdates: options.taskUpdates,
-    catalogLoadedAt: options.catalogLoadedAt ?? Math.floor(Date.now() / 1000),
     openStreams: new OpenStreams(),
     isDraining: options.isDraining ?? (() => false),
   };

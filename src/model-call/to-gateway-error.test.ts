@@ -28,6 +28,29 @@ describe('toGatewayError', () => {
     expect({ status: err.status, code: err.code, message: err.message }).toEqual({ status, code, message });
   });
 
+  it('a credential refused under a 400 (Gemini API_KEY_INVALID) is upstream_auth_failed, keeping the upstream status and reason', () => {
+    const err = toGatewayError(upstream('API key not valid. Please pass a valid API key.', { status: 400, retryable: true, code: 'API_KEY_INVALID', cause: 'credential_refused' }))!;
+    expect({ status: err.status, type: err.type, code: err.code, message: err.message }).toEqual({
+      status: 502, type: 'upstream_error', code: 'upstream_auth_failed', message: "The gateway's credential for the upstream was refused. This is an operator problem; report the request_id.",
+    });
+    expect(err.options.details).toStrictEqual({ upstream_status: 400, upstream_code: 'API_KEY_INVALID' });
+    expect(err.message).not.toContain('API key not valid');
+  });
+
+  it('an answer the adapter cannot read is an upstream_error in the adapter\'s words, naming the protocol and the field', () => {
+    const err = toGatewayError(upstream('Gemini sent a stream chunk the gateway cannot read: candidates.0.content.parts.1.functionCall.partialArgs: Invalid input: expected array, received number', { status: 502, cause: 'malformed_answer' }))!;
+    expect({ status: err.status, type: err.type, code: err.code }).toEqual({ status: 502, type: 'upstream_error', code: 'upstream_error' });
+    expect(err.message).toBe(
+      'Gemini sent a stream chunk the gateway cannot read: candidates.0.content.parts.1.functionCall.partialArgs: Invalid input: expected array, received number. Retry the request; if it persists, report the request_id.',
+    );
+    expect(err.options.details).toStrictEqual({ upstream_status: 502 });
+  });
+
+  it('scrubs an unreadable answer\'s message all the same', () => {
+    const err = toGatewayError(upstream('Gemini sent an answer the gateway cannot read: key AIzaSyA1b2C3d4E5f6G7h8 at https://proxy.internal/v1beta', { status: 502, cause: 'malformed_answer' }))!;
+    expect(err.message).toBe('Gemini sent an answer the gateway cannot read: key [key] at [url]. Retry the request; if it persists, report the request_id.');
+  });
+
   it('a cause wins over the status', () => {
     expect(toGatewayError(upstream('x', { status: 429, cause: 'timeout' }))!.code).toBe('upstream_timeout');
     expect(toGatewayError(upstream('x', { status: 400, cause: 'upstream_stream_error' }))!.code).toBe('upstream_stream_error');

@@ -11,7 +11,11 @@ import { GatewayError } from '../errors/gateway-error';
  * organization). Failures that are the operator's business (a bad upstream
  * credential, a wrong model name in the config) become 502 so the client
  * knows retrying its request as is cannot help, and 429 keeps its
- * Retry-After. `details.upstream_code` keeps the upstream's code.
+ * Retry-After; a credential refusal the upstream dressed as a 400 (Gemini's
+ * `API_KEY_INVALID`) is one of those too. An answer the adapter cannot read
+ * is told in the adapter's words, which name the upstream protocol and the
+ * field, never the upstream's values. `details.upstream_code` keeps the
+ * upstream's code.
  */
 export function mapUpstreamError(err: UpstreamError): GatewayError {
   const { status, code, param, retryAfterSeconds, cause } = err.details;
@@ -22,6 +26,11 @@ export function mapUpstreamError(err: UpstreamError): GatewayError {
   if (cause === 'connect') return new GatewayError('upstream_unreachable', 'The upstream could not be reached. Retry later.', { details });
   if (cause === 'stream_cut') return new GatewayError('upstream_stream_interrupted', 'The upstream stream ended before the answer was complete. Retry the request.', { details });
   if (cause === 'upstream_stream_error') return new GatewayError('upstream_stream_error', 'The upstream reported an error in the middle of the stream. Retry the request.', { details });
+  if (cause === 'malformed_answer') {
+    // The adapter's own words (which upstream protocol, which field), scrubbed all the same.
+    return new GatewayError('upstream_error', `${clientSafe(err.message)}. Retry the request; if it persists, report the request_id.`, { details });
+  }
+  if (cause === 'credential_refused') return upstreamAuthFailed(details);
   if (status === 400 || status === 422) return new GatewayError('upstream_invalid_request', `The upstream rejected the request: ${clientSafe(err.message)}`, { param, details, upstreamCode });
   if (status === 413) return new GatewayError('request_body_too_large', `The upstream found the request too large: ${clientSafe(err.message)}. Reduce it and retry.`, { details });
   if (status === 429 && upstreamCode === 'insufficient_quota') {
@@ -33,10 +42,14 @@ export function mapUpstreamError(err: UpstreamError): GatewayError {
       retryAfterSeconds: retryAfterSeconds ?? 1, details, upstreamCode,
     });
   }
-  if (status === 401 || status === 403) return new GatewayError('upstream_auth_failed', 'The gateway\'s credential for the upstream was refused. This is an operator problem; report the request_id.', { details });
+  if (status === 401 || status === 403) return upstreamAuthFailed(details);
   if (status === 404) return new GatewayError('upstream_model_not_found', 'The upstream does not know the model this route names. This is an operator problem; report the request_id.', { details });
   if (status === 503 || status === 529) return new GatewayError('upstream_overloaded', 'The upstream is overloaded. Retry later with backoff.', { retryAfterSeconds: retryAfterSeconds ?? 2, details });
   return new GatewayError('upstream_error', `The upstream failed (HTTP ${status}). Retry later; if it persists, report the request_id.`, { details });
+}
+
+function upstreamAuthFailed(details: { upstream_status: number; upstream_code?: string }): GatewayError {
+  return new GatewayError('upstream_auth_failed', 'The gateway\'s credential for the upstream was refused. This is an operator problem; report the request_id.', { details });
 }
 
 export function toGatewayError(err: unknown): GatewayError | undefined {

@@ -13,10 +13,11 @@ export interface UpstreamChatRequest extends ChatRequest {
    * Upstream reasoning controls decided by the gateway's rules (src/chat/reasoning/); absent
    * means leave the upstream default. `enabled: false` turns reasoning off where the model
    * allows it; `budgetTokens` is the token budget (Anthropic `budget_tokens`, Gemini
-   * `thinkingBudget`); `effort` is OpenAI's `reasoning_effort`; `includeThoughts` asks for
-   * the reasoning text (Gemini thought summaries).
+   * `thinkingBudget`); `effort` is the upstream's effort level, sent where there is no budget
+   * (OpenAI `reasoning_effort`, Claude adaptive thinking's `output_config.effort`, Gemini 3
+   * `thinkingLevel`); `includeThoughts` asks for the reasoning text (Gemini thought summaries).
    */
-  thinking?: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high'; includeThoughts?: boolean };
+  thinking?: { enabled: boolean; budgetTokens?: number; effort?: string; includeThoughts?: boolean };
 }
 
 export interface ChatCall {

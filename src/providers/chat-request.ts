@@ -98,8 +98,15 @@ const responseFormatSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+/**
+ * Effort levels clients send. `low`, `medium` and `high` work on every
+ * reasoning family; the others only where the model's catalog entry lists
+ * them (`minimal` on GPT-5, say), and are refused elsewhere by name.
+ */
+export const reasoningEffortSchema = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+
 export const reasoningSchema = z.object({
-  effort: z.enum(['low', 'medium', 'high']).optional(),
+  effort: reasoningEffortSchema.optional(),
   max_tokens: z.number().int().nonnegative().optional(),
 });
 
@@ -138,7 +145,7 @@ export const chatRequestSchema = z
     logprobs: z.boolean().nullish(),
     top_logprobs: z.number().int().min(0).max(20).nullish(),
     user: z.string().max(256).nullish(),
-    reasoning_effort: z.enum(['low', 'medium', 'high']).nullish(),
+    reasoning_effort: reasoningEffortSchema.nullish(),
     reasoning: reasoningSchema.nullish(),
   })
   .superRefine((req, ctx) => {

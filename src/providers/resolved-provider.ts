@@ -1,4 +1,5 @@
 import type { GatewayConfig, ProviderType } from '../config/gateway-config-schema';
+import { normalizeBaseUrl } from './base-url';
 
 /** A provider ready to call: where, with which credential. */
 export interface ResolvedProvider {
@@ -47,7 +48,7 @@ export function resolveProviders(
       throw new ProviderConfigError(`provider "${name}": the environment variable ${p.api_key_env} (api_key_env) is not set`);
     }
     out.set(name, {
-      name, type: p.type, baseUrl: p.base_url.replace(/\/+$/, ''), apiKey: apiKey ?? '',
+      name, type: p.type, baseUrl: normalizeBaseUrl(p.type, p.base_url), apiKey: apiKey ?? '',
       timeoutMs: p.timeout_ms, headers: p.headers, simulated: false,
     });
   }

@@ -13,6 +13,12 @@ export interface ProviderUsage {
   cacheReadTokens: number;
   /** Part of `inputTokens` written to the prompt cache, by cache lifetime (a write of unstated lifetime counts as 5 minutes). */
   cacheWriteTokens: { ttl5m: number; ttl1h: number };
+  /**
+   * Part of `inputTokens` the upstream says missed the cache, when it says so
+   * (DeepSeek's `prompt_cache_miss_tokens`); absent when it does not, and then
+   * the prompt's uncached part is plain input.
+   */
+  cacheMissTokens?: number;
   /** Whether the upstream reported cache figures at all (so zeros are real zeros). */
   reportsCache: boolean;
   /** Provider family label and the upstream usage object exactly as received. */

@@ -47,6 +47,28 @@ export interface Directives {
   never?: boolean;
   /** Video: the first N polls of the task fail with `status` (500 by default) and `retry_after`; the submission does not. */
   pollFailTimes?: number;
+  /**
+   * Anthropic stream: after N content events of a first message (a tool call's
+   * input cut off mid-JSON when N stops there), start over with a fresh
+   * `message_start` and stream the whole real answer, as an upstream that
+   * restarts its message does.
+   */
+  restartAfter?: number;
+  /** Chat Completions usage: report N prompt tokens (at most those not cached) as cache misses, DeepSeek style. */
+  cacheMiss?: number;
+  /**
+   * Gemini stream: send each function call's arguments in pieces, as Gemini 3
+   * on Vertex AI does with `streamFunctionCallArguments` (a start with the
+   * name, `partialArgs` pieces, an end), so that adapters can be tested
+   * against it.
+   */
+  streamArgs?: boolean;
+  /**
+   * Gemini stream: send, after the first content chunk, a chunk whose part
+   * has a shape no Gemini answer has (`functionCall: {"partialArgs": 5}`),
+   * to test how an adapter fails on an answer it cannot read.
+   */
+  badChunk?: boolean;
 }
 
 export type DirectiveParseResult = { ok: true; directives: Directives } | { ok: false; message: string };
@@ -91,6 +113,10 @@ const SETTERS: { [key: string]: Setter } = {
   expire: integerSetter((d, v) => (d.expire = v > 0)),
   never: integerSetter((d, v) => (d.never = v > 0)),
   poll_fail_times: integerSetter((d, v) => (d.pollFailTimes = v)),
+  restart_after: integerSetter((d, v) => (d.restartAfter = v)),
+  cache_miss: integerSetter((d, v) => (d.cacheMiss = v)),
+  stream_args: integerSetter((d, v) => (d.streamArgs = v > 0)),
+  bad_chunk: integerSetter((d, v) => (d.badChunk = v > 0)),
 };
 
 export function parseDirectives(text: string): DirectiveParseResult {

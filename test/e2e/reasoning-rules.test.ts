@@ -67,13 +67,39 @@ const accepted: Accepted[] = [
     },
   },
   {
-    name: 'A: the 128,000-token model takes its own maximum (#thinking -> 102400)',
+    name: 'A: the 128,000-token model takes its own maximum; on 4.6 the suffix is adaptive thinking at high effort',
     model: 'claude-opus-4-6#thinking',
     upstream: (u) => {
       expect(u.body.max_tokens).toBe(128_000);
-      expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 102_400 });
+      expect(anthropicThinking(u)).toEqual({ type: 'adaptive' });
+      expect(u.body.output_config).toEqual({ effort: 'high' });
+    },
+    answer: (b) => expect(b.choices[0].message.reasoning_content.length).toBeGreaterThan(0),
+  },
+  { name: 'A: an effort share under the floor is raised to 1024 (2000 x 20% -> 1024)', model: 'claude-sonnet-4-5', request: { max_tokens: 2000, reasoning: { effort: 'low' } }, upstream: (u) => expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 1024 }) },
+  {
+    name: 'A: Claude 4.7 takes effort as adaptive thinking with output_config.effort',
+    model: 'claude-opus-4-7',
+    request: { max_tokens: 4096, reasoning: { effort: 'low' } },
+    upstream: (u) => {
+      expect(anthropicThinking(u)).toEqual({ type: 'adaptive' });
+      expect(u.body.output_config).toEqual({ effort: 'low' });
+    },
+    answer: (b) => expect(b.choices[0].message.reasoning_content.length).toBeGreaterThan(0),
+  },
+  {
+    name: 'A: Claude 4.7 takes reasoning.max_tokens as the nearest effort level (5000 of 10000 -> medium)',
+    model: 'claude-opus-4-7',
+    request: { max_tokens: 10_000, reasoning: { max_tokens: 5_000 } },
+    upstream: (u) => {
+      expect(anthropicThinking(u)).toEqual({ type: 'adaptive' });
+      expect(u.body.output_config).toEqual({ effort: 'medium' });
     },
   },
+  { name: 'A: Claude 4.6 still takes an explicit budget as a budget', model: 'claude-sonnet-4-6', request: { max_tokens: 4096, reasoning: { max_tokens: 2000 } }, upstream: (u) => expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 2000 }) },
+  { name: 'Gemini 3: effort is the thinking level (Pro: medium -> high)', model: 'gemini-3-pro-preview', request: { reasoning: { effort: 'medium' } }, upstream: (u) => expect(geminiThinking(u)).toEqual({ thinkingLevel: 'high', includeThoughts: true }) },
+  { name: 'B: GPT-5 takes reasoning_effort minimal', model: 'gpt-5-mini', request: { reasoning_effort: 'minimal' }, upstream: (u) => expect(u.body.reasoning_effort).toBe('minimal') },
+  { name: 'Gemini 3: Flash takes low as low', model: 'gemini-3-flash-preview', request: { reasoning: { effort: 'low' } }, upstream: (u) => expect(geminiThinking(u)).toEqual({ thinkingLevel: 'low', includeThoughts: true }) },
   { name: 'A: temperature 1 is allowed while reasoning', model: 'claude-haiku-4-5', request: { max_tokens: 4096, temperature: 1, reasoning: { effort: 'medium' } }, upstream: (u) => expect(u.body.temperature).toBe(1) },
   {
     name: 'A: any temperature while not reasoning',
@@ -139,7 +165,7 @@ const accepted: Accepted[] = [
 
 const refused: Refused[] = [
   { name: 'A: reasoning.max_tokens below 1024', model: 'claude-sonnet-4-5', request: { max_tokens: 4096, reasoning: { max_tokens: 500 } }, param: 'reasoning.max_tokens', message: /at least 1024/ },
-  { name: 'A: an effort share below 1024 tokens', model: 'claude-sonnet-4-5', request: { max_tokens: 2000, reasoning: { effort: 'low' } }, param: 'max_tokens', message: /400 reasoning tokens, below the minimum of 1024.*at least 5120/ },
+  { name: 'A: an effort when max_tokens cannot hold the 1024 floor and an answer', model: 'claude-sonnet-4-5', request: { max_tokens: 1024, reasoning: { effort: 'low' } }, param: 'max_tokens', message: /at least 1024 tokens plus room for the answer.*Raise "max_tokens" above 1024/ },
   { name: 'A: a budget not below max_tokens', model: 'claude-sonnet-4-5', request: { max_tokens: 4096, reasoning: { max_tokens: 5000 } }, param: 'reasoning.max_tokens', message: /less than "max_tokens" \(4096\)/ },
   { name: 'A: temperature other than 1 while reasoning', model: 'claude-sonnet-4-5', request: { temperature: 0.5, reasoning: { effort: 'medium' } }, param: 'temperature', message: /must be 1/ },
   { name: 'A: top_k while reasoning', model: 'claude-sonnet-4-5#thinking', request: { top_k: 5 }, param: 'top_k', message: /cannot be combined with reasoning/ },
@@ -155,6 +181,7 @@ const refused: Refused[] = [
   { name: 'B: reasoning.max_tokens is unsupported', model: 'o3', request: { reasoning: { max_tokens: 2048 } }, param: 'reasoning.max_tokens', message: /not supported by "o3".*reasoning.effort/ },
   { name: 'B: reasoning cannot be turned off', model: 'o3', request: { reasoning: { max_tokens: 0 } }, param: 'reasoning.max_tokens', message: /not supported/ },
   { name: 'B: the #thinking suffix is unsupported', model: 'o3#thinking', param: 'model', message: /#thinking suffix is not supported by "o3", which always reasons/ },
+  { name: 'B: an effort the model does not list', model: 'o3', request: { reasoning_effort: 'minimal' }, param: 'reasoning_effort', message: /"minimal" is not supported by "o3"; use low, medium or high/ },
   { name: 'B: temperature is unsupported', model: 'o4-mini', request: { temperature: 1 }, param: 'temperature', message: /not supported by "o4-mini"/ },
   { name: 'B: top_p is unsupported', model: 'o4-mini', request: { top_p: 0.9 }, param: 'top_p', message: /not supported/ },
   { name: 'B: top_k is unsupported', model: 'o3', request: { top_k: 3 }, param: 'top_k', message: /not supported/ },

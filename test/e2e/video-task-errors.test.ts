@@ -79,7 +79,7 @@ describe.each(TEST_DATABASES)('video task errors never carry the upstream\'s tex
       PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_REQUESTS: 'false',
       GATEWAY_VIDEO_POLL_IDLE_MS: '50', ...(pg ? { DATABASE_URL: pg.url } : {}),
     };
-    gateway = await startGateway({ env: readEnv(rawEnv), rawEnv, config, configSource: 'test config', logger: createLogger('debug', {}, (line) => void logs.push(line)) });
+    gateway = await startGateway({ env: readEnv(rawEnv), rawEnv, loaded: { config, document: config, source: 'test config' }, logger: createLogger('debug', {}, (line) => void logs.push(line)) });
     t = { url: gateway.url } as TestGateway;
     cleanup = async () => {
       await gateway.shutdown('test finished');

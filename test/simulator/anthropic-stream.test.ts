@@ -93,6 +93,39 @@ describe('directives on the Messages API', () => {
     expect((await requestLog(simulator.current)).aborted).toBe(before);
   });
 
+  it('restart_after=N abandons a first message after N content events mid tool input, then streams the whole real answer', async () => {
+    const events = await namedEvents(await (await stream('Weather in Paris? [sim restart_after=2 chunk=50]', { tools: [weatherTool] })).text());
+    const starts = events.flatMap((e, at) => (e.event === 'message_start' ? [at] : []));
+    expect(starts).toEqual([0, 4]);
+    const abandoned = events.slice(0, 4);
+    const real = events.slice(4);
+    expect(abandoned.map((e) => e.event)).toEqual(['message_start', 'ping', 'content_block_start', 'content_block_delta']);
+    expect(abandoned[3]!.data.delta.type).toBe('input_json_delta');
+    // Cut mid-JSON although the chunk size would have sent the whole input at once.
+    expect(() => JSON.parse(abandoned[3]!.data.delta.partial_json)).toThrow();
+    expect(real[0]!.data.message.id).not.toBe(abandoned[0]!.data.message.id);
+    expect(real[2]!.data.content_block.id).not.toBe(abandoned[2]!.data.content_block.id);
+    expect(real.map((e) => e.event).slice(-4)).toEqual(['content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    const json = real.filter((e) => e.data.delta?.type === 'input_json_delta').map((e) => e.data.delta.partial_json).join('');
+    expect(JSON.parse(json)).toEqual({ city: expect.any(String) });
+    // The usage is the real answer's: the same as the whole answer to the same request.
+    const whole = await messageJson(await postMessages(simulator.current, userTurn('Weather in Paris? [sim restart_after=2 chunk=50]', { tools: [weatherTool] })));
+    expect(real.at(-2)!.data.usage).toMatchObject({ input_tokens: whole.usage.input_tokens, output_tokens: whole.usage.output_tokens });
+    expect(abandoned[0]!.data.message.usage).toMatchObject({ input_tokens: whole.usage.input_tokens, output_tokens: 1 });
+  });
+
+  it('restart_after=N on a text answer and on a recording: the abandoned text, then the whole answer again', async () => {
+    const events = await namedEvents(await (await stream('Hi [sim restart_after=3 words=30 chunk=10]')).text());
+    expect(events.filter((e) => e.event === 'message_start')).toHaveLength(2);
+    const texts = events.filter((e) => e.event === 'content_block_delta').map((e) => e.data.delta.text as string);
+    const whole = texts.slice(2).join('');
+    expect(texts.slice(0, 2).join('')).toBe(whole.slice(0, 20));
+
+    const replayed = await namedEvents(await (await stream('Hi [sim replay=text restart_after=2]')).text());
+    const lines = readRecorded('anthropic/text.chunks.txt').toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    expect(replayed.map((e) => e.data)).toEqual([...lines.slice(0, 3), ...lines]);
+  });
+
   it('pace spaces the events and chunk sets the characters per delta', async () => {
     const started = Date.now();
     const events = await namedEvents(await (await stream('Hi [sim pace=15 words=6 chunk=10]')).text());

@@ -1,4 +1,4 @@
-import { type GeminiErrorBody, type GeminiResponseBody, answerText, generate, postGemini, userText } from './gemini-test-kit';
+import { type GeminiErrorBody, type GeminiPartialArgBody, type GeminiResponseBody, answerText, generate, postGemini, userText } from './gemini-test-kit';
 import { eventually, readRecorded, readUntilClosed, requestLog, ssePayloads, useSimulator } from './simulator-test-kit';
 
 const simulator = useSimulator();
@@ -10,6 +10,32 @@ async function streamedChunks(body: unknown, model?: string): Promise<GeminiResp
   const response = await stream(body, model);
   expect(response.status).toBe(200);
   return ssePayloads(await response.text()).map((payload) => JSON.parse(payload) as GeminiResponseBody);
+}
+
+/** Arguments of every kind a piece can carry: strings (one of them in a nested object), numbers, booleans, null, an odd name, and an empty object that cannot be streamed. */
+const bookingSchema = {
+  type: 'object',
+  properties: {
+    guest: { type: 'object', properties: { name: { type: 'string', const: 'Ada Lovelace' } } },
+    nights: { type: 'integer', minimum: 2, maximum: 9 },
+    breakfast: { type: 'boolean' },
+    'room type': { const: 'suite' },
+    note: { type: 'null' },
+    extras: { type: 'object', properties: {} },
+  },
+};
+
+/** The arguments the pieces build, read the simple way: paths are `$.a.b` or `$["name"]`, strings joined. */
+function assembleArguments(args: GeminiPartialArgBody[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const arg of args) {
+    const names = arg.jsonPath.startsWith('$[') ? [JSON.parse(arg.jsonPath.slice(2, -1)) as string] : arg.jsonPath.slice(2).split('.');
+    const holder = names.slice(0, -1).reduce((object, name) => (object[name] ??= {}) as Record<string, unknown>, root);
+    const last = names.at(-1)!;
+    const value = arg.stringValue ?? arg.numberValue ?? arg.boolValue ?? null;
+    holder[last] = typeof value === 'string' && typeof holder[last] === 'string' ? holder[last] + value : value;
+  }
+  return root;
 }
 
 const textOf = (chunks: GeminiResponseBody[], thought = false) =>
@@ -56,6 +82,49 @@ describe('stream format', () => {
     expect(chunks).toHaveLength(2);
     expect(chunks[0]!.candidates[0]!.content.parts).toEqual([{ functionCall: { name: 'lookup', args: { q: expect.any(String) } }, thoughtSignature: expect.any(String) }]);
     expect(chunks[1]!.candidates[0]!.finishReason).toBe('STOP');
+  });
+
+  it('sends each function call in pieces with stream_args, as Gemini 3 streams arguments: start, pieces, end', async () => {
+    const tools = [{ functionDeclarations: [{ name: 'book', parametersJsonSchema: bookingSchema }] }];
+    const body = userText('Book it [sim stream_args]', { tools });
+    const [chunks, whole] = await Promise.all([streamedChunks(body), generate(simulator.current, 'gemini-2.5-flash', body)]);
+    const wholeCall = whole.candidates[0]!.content.parts![0]!;
+    const parts = chunks.map((chunk) => chunk.candidates[0]!.content.parts![0]!);
+    expect(parts[0]).toEqual({ functionCall: { name: 'book', willContinue: true }, thoughtSignature: wholeCall.thoughtSignature });
+    expect(parts.at(-2)).toEqual({ functionCall: { willContinue: false } });
+    expect(parts.at(-1)).toEqual({ text: '' });
+    expect(chunks.at(-1)!.candidates[0]!.finishReason).toBe('STOP');
+    expect(chunks.slice(0, -1).every((chunk) => chunk.candidates[0]!.finishReason === undefined)).toBe(true);
+
+    const pieces = parts.slice(1, -2);
+    expect(pieces.every((part) => part.functionCall?.name === undefined && part.functionCall?.willContinue === true && part.functionCall.partialArgs?.length === 1)).toBe(true);
+    const args = pieces.map((part) => part.functionCall!.partialArgs![0]!);
+    const guest = args.filter((arg) => arg.jsonPath === '$.guest.name');
+    expect(guest.length).toBeGreaterThan(1);
+    expect(guest.slice(0, -1).every((arg) => arg.willContinue === true)).toBe(true);
+    expect(guest.at(-1)!.willContinue).toBeUndefined();
+    expect(args.filter((arg) => arg.jsonPath === '$.nights')).toEqual([{ jsonPath: '$.nights', numberValue: expect.any(Number) }]);
+    expect(args.filter((arg) => arg.jsonPath === '$.breakfast')).toEqual([{ jsonPath: '$.breakfast', boolValue: expect.any(Boolean) }]);
+    expect(args.filter((arg) => arg.jsonPath === '$["room type"]')).toEqual([
+      { jsonPath: '$["room type"]', stringValue: 'suit', willContinue: true },
+      { jsonPath: '$["room type"]', stringValue: 'e' },
+    ]);
+    expect(args.filter((arg) => arg.jsonPath === '$.note')).toEqual([{ jsonPath: '$.note', nullValue: 'NULL_VALUE' }]);
+    expect(args.some((arg) => arg.jsonPath.startsWith('$.extras'))).toBe(false);
+
+    expect(assembleArguments(args)).toEqual(wholeCall.functionCall!.args);
+    expect(wholeCall.functionCall!.args).not.toHaveProperty('extras');
+    expect(chunks.at(-1)!.usageMetadata).toEqual(whole.usageMetadata);
+  });
+
+  it('sends a call without arguments as its start and its end only', async () => {
+    const tools = [{ functionDeclarations: [{ name: 'now', parametersJsonSchema: { type: 'object', properties: {} } }] }];
+    const chunks = await streamedChunks(userText('What time is it? [sim stream_args]', { tools }), 'gemini-2.0-flash');
+    expect(chunks.map((chunk) => chunk.candidates[0]!.content.parts)).toEqual([
+      [{ functionCall: { name: 'now', willContinue: true } }],
+      [{ functionCall: { willContinue: false } }],
+      [{ text: '' }],
+    ]);
   });
 
   it('serves the stream only with alt=sse', async () => {
@@ -129,6 +198,19 @@ describe('directives', () => {
     setTimeout(() => controller.abort(), 50);
     expect(await pending).toMatchObject({ name: 'AbortError' });
     await eventually(async () => (await requestLog(simulator.current)).aborted > before);
+  });
+
+  it.each([
+    ['a generated answer', 'Long answer [sim bad_chunk words=30 chunk=10]'],
+    ['a replayed recording', 'x [sim replay=text bad_chunk]'],
+  ])('bad_chunk slips a chunk no Gemini answer has into %s, after its first chunk', async (_, prompt) => {
+    const [plain, bad] = await Promise.all([
+      stream(userText(prompt.replace(' bad_chunk', ''))).then(async (response) => ssePayloads(await response.text())),
+      stream(userText(prompt)).then(async (response) => ssePayloads(await response.text())),
+    ]);
+    expect(bad).toHaveLength(plain.length + 1);
+    expect(JSON.parse(bad[1]!)).toEqual({ candidates: [{ content: { parts: [{ functionCall: { partialArgs: 5 } }], role: 'model' }, index: 0 }] });
+    expect(bad.filter((_, index) => index !== 1).map((payload) => JSON.parse(payload).candidates)).toEqual(plain.map((payload) => JSON.parse(payload).candidates));
   });
 
   it('refuses an unknown directive in Google error shape', async () => {

@@ -34,7 +34,17 @@ export interface GeminiPartBody {
   text?: string;
   thought?: boolean;
   thoughtSignature?: string;
-  functionCall?: { name: string; args: Record<string, unknown> };
+  /** Whole (`name`, `args`), or with `[sim stream_args]` in pieces: a start (`name`, `willContinue`), pieces (`partialArgs`), an end. */
+  functionCall?: { name?: string; args?: Record<string, unknown>; partialArgs?: GeminiPartialArgBody[]; willContinue?: boolean };
+}
+
+export interface GeminiPartialArgBody {
+  jsonPath: string;
+  stringValue?: string;
+  numberValue?: number;
+  boolValue?: boolean;
+  nullValue?: 'NULL_VALUE';
+  willContinue?: boolean;
 }
 
 export interface GeminiResponseBody {

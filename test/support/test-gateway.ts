@@ -54,9 +54,9 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     ...opts.env,
   };
   const env = readEnv(rawEnv);
-  const { config, source } = opts.config ? { config: validateConfig(opts.config, 'test config'), source: 'test config' } : loadGatewayConfig(rawEnv);
+  const loaded = opts.config ? { config: validateConfig(opts.config, 'test config'), document: opts.config, source: 'test config' } : loadGatewayConfig(rawEnv);
   const logger = process.env.TEST_LOGS ? createLogger('debug') : silentLogger;
-  const gateway = await startGateway({ env, rawEnv, config, configSource: source, logger });
+  const gateway = await startGateway({ env, rawEnv, loaded, logger });
   return {
     url: gateway.url,
     baseURL: `${gateway.url}/v1`,

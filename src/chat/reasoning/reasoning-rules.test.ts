@@ -8,6 +8,9 @@ const catalogModel = (id: string): ModelConfig => modelSchema.parse(DEFAULT_MODE
 const models = {
   sonnet: catalogModel('claude-sonnet-4-5'),
   opus: catalogModel('claude-opus-4-6'),
+  opus47: catalogModel('claude-opus-4-7'),
+  gemini3pro: catalogModel('gemini-3-pro-preview'),
+  gemini3flash: catalogModel('gemini-3-flash-preview'),
   o3: catalogModel('o3'),
   flash: catalogModel('gemini-2.5-flash'),
   pro: catalogModel('gemini-2.5-pro'),
@@ -75,8 +78,19 @@ describe('applyReasoningRules', () => {
     });
 
     it.each([
+      ['low', 2_000, 1_024],
+      ['low', 1_025, 1_024],
+      ['medium', 1_500, 1_024],
+    ] as const)('effort %s whose share of max_tokens %d falls under the floor is raised to %d', (effort, maxTokens, budget) => {
+      expect(apply('sonnet', { max_tokens: maxTokens, reasoning: { effort } }).thinking).toEqual({ enabled: true, budgetTokens: budget, includeThoughts: true });
+    });
+
+    it('the suffix share under the floor is raised too (max_tokens 1100 -> 1024)', () => {
+      expect(apply('sonnet', { max_tokens: 1100 }, true).thinking?.budgetTokens).toBe(1024);
+    });
+
+    it.each([
       ['sonnet', 64_000, { reasoning: { effort: 'medium' } }, false, 32_000],
-      ['opus', 128_000, {}, true, 102_400],
     ] as const)('an omitted max_tokens on %s becomes the model max %d', (name, max, extra, suffix, budget) => {
       const out = apply(name, extra, suffix);
       expect(out.max_tokens).toBe(max);
@@ -112,8 +126,8 @@ describe('applyReasoningRules', () => {
       ['budget below 1024', 'sonnet', { max_tokens: 4096, reasoning: { max_tokens: 1023 } }, false, 'invalid_parameter', 'reasoning.max_tokens', 'at least 1024 when reasoning is on (got 1023)'],
       ['budget not below max_tokens', 'sonnet', { max_tokens: 4096, reasoning: { max_tokens: 4096 } }, false, 'invalid_parameter', 'reasoning.max_tokens', 'must be less than "max_tokens" (4096)'],
       ['budget 0 (already off)', 'sonnet', { reasoning: { max_tokens: 0 } }, false, 'invalid_parameter', 'reasoning.max_tokens', 'reasoning is already off unless asked for'],
-      ['low effort share under the floor', 'sonnet', { max_tokens: 4096, reasoning: { effort: 'low' } }, false, 'invalid_parameter', 'max_tokens', 'reserves 819 reasoning tokens, below the minimum of 1024. Raise "max_tokens" to at least 5120'],
-      ['suffix share under the floor', 'sonnet', { max_tokens: 1000 }, true, 'invalid_parameter', 'max_tokens', 'reserves 800 reasoning tokens, below the minimum of 1024. Raise "max_tokens" to at least 1280'],
+      ['low effort when max_tokens cannot hold the floor', 'sonnet', { max_tokens: 1024, reasoning: { effort: 'low' } }, false, 'invalid_parameter', 'max_tokens', 'needs a reasoning budget of at least 1024 tokens plus room for the answer, but "max_tokens" is 1024. Raise "max_tokens" above 1024'],
+      ['the suffix when max_tokens cannot hold the floor', 'sonnet', { max_tokens: 1000 }, true, 'invalid_parameter', 'max_tokens', 'Raise "max_tokens" above 1024'],
       ['temperature other than 1', 'sonnet', { max_tokens: 4096, reasoning: { effort: 'medium' }, temperature: 0.7 }, false, 'invalid_parameter', 'temperature', 'must be 1 while "claude-sonnet-4-5" reasons (got 0.7)'],
       ['temperature 0 with the suffix', 'sonnet', { max_tokens: 4096, temperature: 0 }, true, 'invalid_parameter', 'temperature', '(got 0)'],
       ['top_k', 'sonnet', { max_tokens: 4096, reasoning: { effort: 'medium' }, top_k: 40 }, false, 'unsupported_parameter', 'top_k', 'cannot be combined with reasoning'],
@@ -122,6 +136,76 @@ describe('applyReasoningRules', () => {
       ['forced tool use (named)', 'sonnet', { max_tokens: 4096, reasoning: { effort: 'medium' }, ...withTool, tool_choice: { type: 'function', function: { name: 'f' } } }, false, 'unsupported_parameter', 'tool_choice', 'Forcing a tool call'],
       ['efforts that disagree', 'sonnet', { max_tokens: 4096, reasoning_effort: 'low', reasoning: { effort: 'high' } }, false, 'invalid_parameter', 'reasoning_effort', '"reasoning_effort" (low) and "reasoning.effort" (high) disagree'],
     ])('refuses %s', (...row) => expectRefusal(row));
+  });
+
+  describe('anthropic adaptive thinking (Claude 4.6 and later take an effort level)', () => {
+    it.each([
+      ['opus', 'low'],
+      ['opus47', 'medium'],
+      ['opus47', 'high'],
+    ] as const)('%s: effort %s is sent as the level, with no budget', (name, effort) => {
+      expect(apply(name, { max_tokens: 4096, reasoning: { effort } }).thinking).toEqual({ enabled: true, effort, includeThoughts: true });
+    });
+
+    it('an effort that would fall under the budget floor is fine: there is no budget', () => {
+      expect(apply('opus47', { max_tokens: 1000, reasoning: { effort: 'low' } }).thinking).toEqual({ enabled: true, effort: 'low', includeThoughts: true });
+    });
+
+    it('the #thinking suffix (80 %) becomes high, and an omitted max_tokens is the model max', () => {
+      const out = apply('opus47', {}, true);
+      expect(out.max_tokens).toBe(128_000);
+      expect(out.thinking).toEqual({ enabled: true, effort: 'high', includeThoughts: true });
+    });
+
+    it.each([
+      [1_024, 10_000, 'low'],
+      [4_000, 10_000, 'medium'],
+      [6_600, 10_000, 'high'],
+    ] as const)('claude-opus-4-7: reasoning.max_tokens %d of %d becomes the nearest level, %s', (budget, maxTokens, level) => {
+      expect(apply('opus47', { max_tokens: maxTokens, reasoning: { max_tokens: budget } }).thinking).toEqual({ enabled: true, effort: level, includeThoughts: true });
+    });
+
+    it('claude-opus-4-6 still takes an explicit reasoning.max_tokens as a budget', () => {
+      expect(apply('opus', { max_tokens: 10_000, reasoning: { max_tokens: 4_000 } }).thinking).toEqual({ enabled: true, budgetTokens: 4_000, includeThoughts: true });
+    });
+
+    it('stays off when nothing asks for it', () => {
+      expect(apply('opus47', { max_tokens: 4096 }).thinking).toEqual({ enabled: false });
+    });
+
+    it.each<Refusal>([
+      ['a budget below 1024', 'opus47', { max_tokens: 4096, reasoning: { max_tokens: 1000 } }, false, 'invalid_parameter', 'reasoning.max_tokens', 'at least 1024'],
+      ['a budget not below max_tokens', 'opus47', { max_tokens: 2000, reasoning: { max_tokens: 2000 } }, false, 'invalid_parameter', 'reasoning.max_tokens', 'must be less than "max_tokens" (2000)'],
+      ['temperature other than 1', 'opus47', { max_tokens: 4096, reasoning: { effort: 'low' }, temperature: 0.2 }, false, 'invalid_parameter', 'temperature', 'must be 1'],
+    ])('refuses %s', (...row) => expectRefusal(row));
+  });
+
+  describe('effort levels beyond low, medium and high', () => {
+    const gpt5 = modelSchema.parse(DEFAULT_MODELS.find((m) => m.id === 'gpt-5'));
+    it('GPT-5 takes minimal, as its catalog entry lists it', () => {
+      expect(applyReasoningRules(gpt5, req({ reasoning_effort: 'minimal' }), false).thinking).toEqual({ enabled: true, effort: 'minimal' });
+    });
+
+    it.each<Refusal>([
+      ['minimal on o3', 'o3', { reasoning_effort: 'minimal' }, false, 'invalid_parameter', 'reasoning_effort', '"minimal" is not supported by "o3"; use low, medium or high'],
+      ['minimal on Claude', 'sonnet', { max_tokens: 4096, reasoning: { effort: 'minimal' } }, false, 'invalid_parameter', 'reasoning.effort', 'use low, medium or high'],
+      ['xhigh on Gemini 3', 'gemini3pro', { reasoning: { effort: 'xhigh' } }, false, 'invalid_parameter', 'reasoning.effort', 'use low, medium or high'],
+    ])('refuses %s', (...row) => expectRefusal(row));
+  });
+
+  describe('gemini 3 (thinking levels)', () => {
+    it('Pro has no medium level: medium is sent as high', () => {
+      expect(apply('gemini3pro', { reasoning: { effort: 'medium' } }).thinking).toEqual({ enabled: true, effort: 'high', includeThoughts: true });
+    });
+
+    it('Flash takes each level as it is', () => {
+      expect(apply('gemini3flash', { reasoning: { effort: 'medium' } }).thinking).toEqual({ enabled: true, effort: 'medium', includeThoughts: true });
+    });
+
+    it('reasons at its default level when nothing is asked, and cannot be turned off', () => {
+      expect(apply('gemini3pro').thinking).toEqual({ enabled: true, includeThoughts: true });
+      expectRefusal(['off', 'gemini3pro', { reasoning: { max_tokens: 0 } }, false, 'invalid_parameter', 'reasoning.max_tokens', 'cannot be turned off']);
+    });
   });
 
   describe('openai-reasoning (o-series, always on, native effort)', () => {

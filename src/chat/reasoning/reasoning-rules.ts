@@ -10,13 +10,22 @@ import type { ChatRequest } from '../../providers/chat-request';
  * | rule                   | Claude (default off)          | o-series (always)   | Gemini 2.5 (default on)            |
  * |------------------------|-------------------------------|---------------------|------------------------------------|
  * | reasoning.effort       | low/medium/high = 20/50/80 %  | sent as effort      | refused                            |
- * |                        | of max_tokens as the budget   |                     |                                    |
+ * |                        | of max_tokens as the budget,  |                     |                                    |
+ * |                        | raised to the 1024 floor      |                     |                                    |
  * | reasoning.max_tokens   | the budget (wins over effort) | refused             | the budget, >= 1024; 0 turns it    |
  * |                        | >= 1024 and < max_tokens      |                     | off where the model allows (flash) |
  * | #thinking suffix       | on, 80 % of max_tokens        | refused             | refused                            |
  * | temperature            | must be 1 while reasoning;    | refused, as are     | free                               |
  * |                        | top_k refused, top_p 0.95..1  | top_p and top_k     |                                    |
  * | max_tokens omitted     | the model's largest (catalog) | upstream default    | upstream default                   |
+ *
+ * Models whose upstream takes an effort level instead of a budget (catalog
+ * `control: effort_level`: Claude 4.7 and later with adaptive thinking,
+ * Gemini 3 with `thinkingLevel`) get the level: the client's effort as it
+ * is, a budget or the suffix as the level whose share of max_tokens is
+ * nearest. Claude 4.6 (`adaptive_or_budget`) gets levels too, except that
+ * an explicit `reasoning.max_tokens` is still sent as that budget. The same
+ * checks apply to what the client sent.
  *
  * A request that breaks a rule is refused with a 400 that names the
  * parameter and the rule, before any upstream call: where the spec says
@@ -49,12 +58,17 @@ export function applyReasoningRules(model: ModelConfig, req: ChatRequest, thinki
   const { max_completion_tokens: _maxCompletion, ...withoutMaxCompletion } = rest;
   const sized = maxTokens !== undefined ? { ...withoutMaxCompletion, max_tokens: maxTokens } : withoutMaxCompletion;
   if (!on) return { ...sized, thinking: { enabled: false } };
+  if (caps.control === 'effort_level' || (caps.control === 'adaptive_or_budget' && !asked.budget)) {
+    const level = effortLevel(caps, asked, maxTokens);
+    return { ...sized, thinking: { enabled: true, ...(level ? { effort: caps.effort_levels?.[level] ?? level } : {}), includeThoughts: caps.returns_text } };
+  }
   const budgetTokens = reasoningBudget(model.id, caps, asked, maxTokens);
   return { ...sized, thinking: { enabled: true, ...(budgetTokens !== undefined ? { budgetTokens } : {}), includeThoughts: caps.returns_text } };
 }
 
 interface AskedReasoning {
-  effort?: 'low' | 'medium' | 'high';
+  /** What the client sent; past checkSupported, one of the levels the model takes. */
+  effort?: ReasoningEffort;
   /** Which field carried the effort, for error messages. */
   effortParam: 'reasoning.effort' | 'reasoning_effort';
   budget?: number;
@@ -75,7 +89,13 @@ function askedReasoning(req: ChatRequest, suffix: boolean): AskedReasoning {
   };
 }
 
+const SHARED_EFFORTS: readonly string[] = ['low', 'medium', 'high'];
+
 function checkSupported(modelId: string, caps: ReasoningCapabilities, asked: AskedReasoning): void {
+  const efforts = caps.effort === 'native' ? (caps.native_efforts ?? SHARED_EFFORTS) : SHARED_EFFORTS;
+  if (asked.effort && caps.effort !== false && !efforts.includes(asked.effort)) {
+    throw refuse(asked.effortParam, `"${asked.effortParam}": "${asked.effort}" is not supported by "${modelId}"; use ${efforts.slice(0, -1).join(', ')} or ${efforts.at(-1)}.`, 'invalid_parameter');
+  }
   if (asked.suffix && caps.thinking_suffix === false) {
     throw refuse('model', `The #thinking suffix is not supported by "${modelId}"${caps.default === 'always' ? ', which always reasons' : ''}; use the model name without it${caps.budget ? ' and set "reasoning.max_tokens"' : ''}.`);
   }
@@ -132,23 +152,23 @@ function checkSampling(modelId: string, caps: ReasoningCapabilities, req: ChatRe
 
 /**
  * The token budget: `reasoning.max_tokens` wins over effort; effort and the
- * suffix reserve their share of max_tokens. The budget must stay at least the
- * minimum and below max_tokens (the answer needs room too).
+ * suffix reserve their share of max_tokens, raised to the model's minimum
+ * when the share falls below it. The budget must stay below max_tokens (the
+ * answer needs room too), so a max_tokens that cannot hold the minimum plus
+ * an answer is refused with the value to raise it to.
  */
 function reasoningBudget(modelId: string, caps: ReasoningCapabilities, asked: AskedReasoning, maxTokens: number | undefined): number | undefined {
   let budget: number | undefined;
   let source: string;
-  let percent: number | undefined;
   if (asked.budget) {
     budget = asked.budget;
     source = '"reasoning.max_tokens"';
   } else if (asked.effort && typeof caps.effort === 'object') {
-    percent = caps.effort[asked.effort];
-    budget = share(maxTokens, percent);
-    source = `"${asked.effortParam}": "${asked.effort}" (${caps.effort[asked.effort]}% of max_tokens)`;
+    const level = asked.effort as EffortLevel;
+    budget = share(maxTokens, caps.effort[level]);
+    source = `"${asked.effortParam}": "${level}" (${caps.effort[level]}% of max_tokens)`;
   } else if (asked.suffix && caps.thinking_suffix !== false) {
-    percent = caps.thinking_suffix;
-    budget = share(maxTokens, percent);
+    budget = share(maxTokens, caps.thinking_suffix);
     source = `the #thinking suffix (${caps.thinking_suffix}% of max_tokens)`;
   } else {
     return undefined;
@@ -156,15 +176,40 @@ function reasoningBudget(modelId: string, caps: ReasoningCapabilities, asked: As
   if (budget === undefined) {
     throw refuse('max_tokens', `"max_tokens" is needed to size the reasoning budget on "${modelId}".`, 'invalid_parameter');
   }
-  if (budget < caps.min_budget) {
-    const hint = percent ? ` Raise "max_tokens" to at least ${Math.ceil((caps.min_budget * 100) / percent)}, or set "reasoning.max_tokens".` : '';
-    throw refuse(asked.budget ? 'reasoning.max_tokens' : 'max_tokens', `${source} reserves ${budget} reasoning tokens, below the minimum of ${caps.min_budget}.${hint}`, 'invalid_parameter');
+  if (!asked.budget && budget < caps.min_budget) {
+    if (maxTokens !== undefined && maxTokens <= caps.min_budget) {
+      throw refuse('max_tokens', `${source} needs a reasoning budget of at least ${caps.min_budget} tokens plus room for the answer, but "max_tokens" is ${maxTokens}. Raise "max_tokens" above ${caps.min_budget}.`, 'invalid_parameter');
+    }
+    budget = caps.min_budget;
   }
   if (maxTokens !== undefined && budget >= maxTokens) {
     throw refuse('reasoning.max_tokens', `${source} reserves ${budget} reasoning tokens, which must be less than "max_tokens" (${maxTokens}) so the answer has room.`, 'invalid_parameter');
   }
   return budget;
 }
+
+/**
+ * The effort level for an upstream that takes levels: the client's level,
+ * or the level whose share of max_tokens is nearest to the budget or suffix
+ * asked for; none leaves the upstream's default.
+ */
+function effortLevel(caps: ReasoningCapabilities, asked: AskedReasoning, maxTokens: number | undefined): EffortLevel | undefined {
+  if (asked.budget && !asked.effort) {
+    if (maxTokens === undefined) return 'high';
+    if (asked.budget >= maxTokens) {
+      throw refuse('reasoning.max_tokens', `"reasoning.max_tokens" (${asked.budget}) must be less than "max_tokens" (${maxTokens}) so the answer has room.`, 'invalid_parameter');
+    }
+  }
+  if (asked.effort) return asked.effort as EffortLevel;
+  const shares = caps.effort as Record<EffortLevel, number>;
+  const percent = asked.budget ? (asked.budget * 100) / maxTokens! : asked.suffix && caps.thinking_suffix !== false ? caps.thinking_suffix : undefined;
+  if (percent === undefined) return undefined;
+  return (Object.keys(shares) as EffortLevel[]).reduce((best, level) => (Math.abs(shares[level] - percent) < Math.abs(shares[best] - percent) ? level : best));
+}
+
+/** The levels every reasoning family takes, and that shares and upstream level names are given for. */
+type EffortLevel = 'low' | 'medium' | 'high';
+type ReasoningEffort = NonNullable<ChatRequest['reasoning_effort']>;
 
 function share(maxTokens: number | undefined, percent: number): number | undefined {
   return maxTokens === undefined ? undefined : Math.round((maxTokens * percent) / 100);

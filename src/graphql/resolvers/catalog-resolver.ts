@@ -10,9 +10,10 @@ export class CatalogResolver {
   @Query(() => [Model], { description: 'The models and route policies the calling key may use.' })
   models(@Ctx() ctx: GraphqlContext): Model[] {
     const visible = ctx.services.catalog.visibleTo(ctx.principal);
+    const { loadedAt } = ctx.services.catalog.contents;
     return [
-      ...visible.models.map((model) => modelRecord(model, ctx.catalogLoadedAt)),
-      ...visible.policies.map((policy) => policyRecord(policy, ctx.catalogLoadedAt)),
+      ...visible.models.map((model) => modelRecord(model, loadedAt)),
+      ...visible.policies.map((policy) => policyRecord(policy, loadedAt)),
     ];
   }
 
@@ -24,6 +25,7 @@ export class CatalogResolver {
   ): CatalogEntryView[] {
     const { models } = ctx.services.catalog.visibleTo(ctx.principal);
     const serving = endpointType ? models.filter((model) => (model.config.endpoint_types as string[]).includes(endpointType)) : models;
-    return serving.map((model) => catalogEntry(model, ctx.services.prices, ctx.services.pricingVersion));
+    const { pricing } = ctx.services.catalog.contents;
+    return serving.map((model) => catalogEntry(model, pricing));
   }
 }

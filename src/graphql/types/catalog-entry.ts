@@ -12,7 +12,7 @@ export class SupportedEndpoint {
   @Field()
   path!: string;
 
-  @Field({ description: '"native", or the kind of protocol bridge that serves the path.' })
+  @Field({ description: '"native" where the upstream speaks the path\'s protocol, "stateless_bridge" where the gateway translates it.' })
   mode!: string;
 }
 
@@ -29,6 +29,15 @@ export class ModelParameters {
 
   @Field()
   streaming!: boolean;
+
+  @Field({ description: 'Whether image input is accepted.' })
+  vision!: boolean;
+
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: 'Reasoning controls for reasoning models: { default, effort, efforts, max_tokens, min_budget, max_budget, can_disable, thinking_suffix, control, returns_text }.',
+  })
+  reasoning!: unknown;
 }
 
 @ObjectType()
@@ -53,6 +62,9 @@ export class EmbeddingInfo {
 export class CacheInfo {
   @Field({ name: 'promptCaching' })
   prompt_caching!: boolean;
+
+  @Field(() => [String], { name: 'pricedDimensions', description: 'Cache usage dimensions with a price of their own: cache_read, cache_write_5m, cache_write_1h, cache_miss.' })
+  priced_dimensions!: string[];
 }
 
 @ObjectType({ description: 'The lanes a model is served on and how many routes back it; never which provider serves a lane.' })

@@ -31,6 +31,9 @@ export class ChatCompletionUsage {
 
   @Field(() => Int, { nullable: true, description: 'Part of promptTokens, when the upstream reports its cache.' })
   cachedTokens!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Part of promptTokens not served from the cache, when the upstream reports it.' })
+  cacheMissTokens!: number | null;
 }
 
 @ObjectType({ description: 'One chunk of a streamed chat completion.' })

@@ -24,7 +24,7 @@ export class UsageMeasurement {
   reasoning?: string | null;
 }
 
-@ObjectType({ description: 'A billable quantity: input, output, reasoning, cache_read, cache_write_5m, cache_write_1h, ...' })
+@ObjectType({ description: 'A billable quantity: input, output, reasoning, cache_read, cache_write_5m, cache_write_1h, cache_miss, ...' })
 export class UsageDimension {
   @Field()
   name!: string;

@@ -146,15 +146,14 @@ describe('Anthropic adapter on recorded streams', () => {
     ]);
   });
 
-  it('tool-no-args.chunks.txt: the tool call header, and "{}" as the arguments of a call that streamed none', async () => {
+  it('tool-no-args.chunks.txt: the tool call whole in one delta at the end of the message, "{}" as the arguments of a call that streamed none', async () => {
     const events = recordedEvents('tool-no-args');
     const { chunks, usage } = await collect(call('[sim replay=tool-no-args]', { stream: true }));
     expect(deltasOf(chunks, 'msg_01GE2RKp1VYsPzdFs3sS9z5S', 'claude-sonnet-4-5-20250929')).toEqual([
       [{ role: 'assistant', content: '' }, null],
       [{ content: "I'll update the issue list for" }, null],
       [{ content: ' you.' }, null],
-      [{ tool_calls: [{ index: 0, id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', type: 'function', function: { name: 'updateIssueList', arguments: '' } }] }, null],
-      [{ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, null],
+      [{ tool_calls: [{ index: 0, id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', type: 'function', function: { name: 'updateIssueList', arguments: '{}' } }] }, null],
       [{}, 'tool_calls'],
     ]);
     expect(usage).toEqual([
@@ -222,6 +221,20 @@ describe('Anthropic adapter against the simulator', () => {
     const altered = [{ ...answer.reasoning_details![0]!, thinking: 'something else' }];
     const tampered = await anthropicChatAdapter.complete(followUp({ tool_calls: answer.tool_calls, reasoning_details: altered })).catch((e) => e);
     expect(tampered.message).toBe('messages.1.content.0: Invalid `signature` in `thinking` block');
+  });
+
+  it('a stream that restarts mid tool input gives the restarted message\'s one tool call and its usage alone', async () => {
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const prompt = 'Weather in Paris? [sim restart_after=2]';
+    const { chunks, usage, partialUsage } = await collect(call(prompt, { stream: true, tools }));
+    const calls = chunks.flatMap((c) => c.choices[0]!.delta.tool_calls ?? []);
+    expect(calls).toEqual([{ index: 0, id: expect.stringMatching(/^toolu_01/), type: 'function', function: { name: 'get_weather', arguments: expect.any(String) } }]);
+    expect(JSON.parse(calls[0]!.function!.arguments!)).toEqual({ city: expect.any(String) });
+    // Both messages reported their prompt side; the final usage is the restarted message's, the same as a whole answer's.
+    expect(partialUsage).toHaveLength(2);
+    const whole = await anthropicChatAdapter.complete(call(prompt, { tools }));
+    expect(usage).toEqual([expect.objectContaining({ inputTokens: whole.usage!.inputTokens, outputTokens: whole.usage!.outputTokens })]);
+    expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');
   });
 
   it('streams a redacted thinking block as one whole reasoning detail, with no reasoning text', async () => {

@@ -62,3 +62,13 @@ function excerpt(text: string): string {
 export function malformedAnthropicAnswer(detail: string): UpstreamError {
   return new UpstreamError(`the upstream answer does not have the Anthropic Messages shape: ${detail.slice(0, 300)}`, { status: 502, retryable: true });
 }
+
+/** A streamed tool_use block whose `input_json_delta` pieces, put together, are not JSON. */
+export function unparsableToolInput(blockIndex: number, id: string, name: string, input: string): UpstreamError {
+  return malformedAnthropicAnswer(`the input of tool_use block ${blockIndex} (${name}, ${id}) is not JSON: ${input}`);
+}
+
+/** A streamed tool_use block still open when its message ended: its input never completed. */
+export function incompleteToolInput(blockIndex: number, id: string, name: string, input: string): UpstreamError {
+  return malformedAnthropicAnswer(`tool_use block ${blockIndex} (${name}, ${id}) ended without content_block_stop; its input so far: ${input}`);
+}

@@ -37,6 +37,16 @@ describe('toAnthropicMessagesBody', () => {
     expect(body({})).not.toHaveProperty('thinking');
   });
 
+  it('sends adaptive thinking with the effort level when the gateway decided a level and no budget (Claude 4.6 and later)', () => {
+    const adaptive = body({ max_tokens: 4000, thinking: { enabled: true, effort: 'medium', includeThoughts: true } });
+    expect(adaptive.thinking).toEqual({ type: 'adaptive' });
+    expect(adaptive.output_config).toEqual({ effort: 'medium' });
+    const atDefault = body({ max_tokens: 4000, thinking: { enabled: true } });
+    expect(atDefault.thinking).toEqual({ type: 'adaptive' });
+    expect(atDefault).not.toHaveProperty('output_config');
+    expect(body({ max_tokens: 4000, thinking: { enabled: true, budgetTokens: 2000 } })).not.toHaveProperty('output_config');
+  });
+
   it('describes tools with an object schema, an empty one for a tool without parameters', () => {
     expect(body({ tools: [weatherTool, clockTool] }).tools).toEqual([
       { name: 'get_weather', description: 'Weather now', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },

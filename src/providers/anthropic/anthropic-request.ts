@@ -6,8 +6,8 @@ import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 /**
  * The Messages request body for a call. `max_tokens` is required by
  * Anthropic (the gateway's reasoning rules always set it for Claude); the
- * thinking budget comes from those rules too, already checked, so nothing
- * about reasoning is decided here.
+ * thinking budget or effort level comes from those rules too, already
+ * checked, so nothing about reasoning is decided here.
  * @see https://docs.anthropic.com/en/api/messages
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
  */
@@ -19,7 +19,7 @@ export function toAnthropicMessagesBody(request: UpstreamChatRequest, upstreamMo
   const { system, messages } = convertToAnthropicMessages(request.messages, { thinkingEnabled });
   const body: Record<string, unknown> = { model: upstreamModel, max_tokens: maxTokens, messages };
   if (system.length) body.system = system;
-  if (thinkingEnabled) body.thinking = { type: 'enabled', budget_tokens: request.thinking?.budgetTokens };
+  if (thinkingEnabled) Object.assign(body, anthropicThinking(request.thinking!));
   assignIfSet(body, 'temperature', request.temperature);
   assignIfSet(body, 'top_p', request.top_p);
   assignIfSet(body, 'top_k', request.top_k);
@@ -49,6 +49,18 @@ function refuseInexpressibleFields(request: UpstreamChatRequest): void {
   if (request.frequency_penalty) refuse('frequency_penalty', 'a frequency penalty');
   if (request.seed !== undefined && request.seed !== null) refuse('seed', 'seeded sampling');
   if (request.response_format && request.response_format.type !== 'text') refuse('response_format', 'JSON output formats');
+}
+
+/**
+ * Thinking with a budget is extended thinking (`enabled`, up to Claude 4.5;
+ * deprecated on 4.6); without one it is adaptive thinking, where the model
+ * picks the depth, steered by `output_config.effort` (Claude 4.6 and later,
+ * which answer 400 to `enabled` from 4.7 on).
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/adaptive-thinking
+ */
+function anthropicThinking(thinking: NonNullable<UpstreamChatRequest['thinking']>): Record<string, unknown> {
+  if (thinking.budgetTokens !== undefined) return { thinking: { type: 'enabled', budget_tokens: thinking.budgetTokens } };
+  return { thinking: { type: 'adaptive' }, ...(thinking.effort ? { output_config: { effort: thinking.effort } } : {}) };
 }
 
 function assignIfSet(body: Record<string, unknown>, field: string, value: number | null | undefined): void {

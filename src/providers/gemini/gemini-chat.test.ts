@@ -235,6 +235,73 @@ describe('Gemini adapter against the simulated Gemini API', () => {
     expect(usageEvents(events)).toHaveLength(1);
   });
 
+  describe('function call arguments streamed in pieces ([sim stream_args])', () => {
+    const tripTool = {
+      type: 'function' as const,
+      function: {
+        name: 'plan_trip',
+        parameters: {
+          type: 'object',
+          properties: {
+            city: { type: 'string' },
+            days: { type: 'integer' },
+            budget: { type: 'number' },
+            flexible: { type: 'boolean' },
+            window: { type: 'object', properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' } } },
+            stops: { type: 'array', items: { type: 'string' }, minItems: 2 },
+          },
+        },
+      },
+    };
+    const prompt = 'Plan a trip to Lisbon [sim stream_args]';
+
+    it('assembles one tool call whose arguments are the whole answer\'s, with its signature, finish tool_calls and usage', async () => {
+      const whole = (await geminiChatAdapter.complete(call({ content: prompt, tools: [tripTool] }))).completion.choices[0]!.message;
+      const wholeArgs = JSON.parse(whole.tool_calls![0]!.function.arguments);
+      expect(wholeArgs).toEqual({
+        city: expect.any(String), days: expect.any(Number), budget: expect.any(Number), flexible: expect.any(Boolean),
+        window: { from: '2026-01-15', to: '2026-01-15' }, stops: [expect.any(String), expect.any(String)],
+      });
+
+      const events = await collect(call({ content: prompt, tools: [tripTool], stream: true }));
+      const deltas = chunksOf(events).map((chunk) => chunk.choices[0]!.delta);
+      const toolDeltas = deltas.flatMap((delta) => delta.tool_calls ?? []);
+      expect(toolDeltas.length).toBeGreaterThan(1);
+      expect(toolDeltas[0]).toEqual({ index: 0, id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'plan_trip', arguments: '' } });
+      expect(toolDeltas.every((delta) => delta.index === 0)).toBe(true);
+      const streamedArgs = toolDeltas.map((delta) => delta.function?.arguments ?? '').join('');
+      expect(JSON.parse(streamedArgs)).toEqual(wholeArgs);
+      expect(deltas.flatMap((delta) => delta.reasoning_details ?? [])).toEqual([
+        { type: 'thought_signature', signature: (whole.reasoning_details![0] as { signature: string }).signature, tool_call_id: toolDeltas[0]!.id },
+      ]);
+      expect(chunksOf(events).at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');
+      expect(usageEvents(events)).toHaveLength(1);
+      expect(events.at(-1)!.type).toBe('usage');
+
+      // The assembled call, sent back with its signature, is the call the model made: the next turn is accepted.
+      const toolCall = { id: toolDeltas[0]!.id!, type: 'function' as const, function: { name: 'plan_trip', arguments: streamedArgs } };
+      const next = await geminiChatAdapter.complete(call({
+        tools: [tripTool],
+        messages: [
+          { role: 'user', content: prompt },
+          { role: 'assistant', content: null, tool_calls: [toolCall], reasoning_details: deltas.flatMap((delta) => delta.reasoning_details ?? []) },
+          { role: 'tool', tool_call_id: toolCall.id, content: '{"booked":true}' },
+        ],
+      }));
+      expect(next.completion.choices[0]!.finish_reason).toBe('stop');
+    });
+
+    it('assembles several calls of one turn, a call without arguments included', async () => {
+      const clockTool = { type: 'function' as const, function: { name: 'current_time', parameters: { type: 'object', properties: {} } } };
+      const events = await collect(call({ content: 'Plan it [sim stream_args tool_calls=2]', tools: [tripTool, clockTool], stream: true }));
+      const toolDeltas = chunksOf(events).flatMap((chunk) => chunk.choices[0]!.delta.tool_calls ?? []);
+      const byIndex = [0, 1].map((index) => toolDeltas.filter((delta) => delta.index === index));
+      expect(byIndex.map((deltas) => deltas[0]!.function!.name)).toEqual(['plan_trip', 'current_time']);
+      expect(JSON.parse(byIndex[0]!.map((delta) => delta.function!.arguments).join(''))).toMatchObject({ window: { from: '2026-01-15' } });
+      expect(byIndex[1]!.map((delta) => delta.function!.arguments).join('')).toBe('{}');
+    });
+  });
+
   it('refuses a parameter Gemini cannot honour before any upstream call', async () => {
     const before = ((await (await fetch(`${sim.url}/_sim/requests`)).json()) as { received: number }).received;
     const err = await geminiChatAdapter.complete(call({ logit_bias: { '50256': -100 } })).catch((e) => e);
@@ -279,6 +346,28 @@ describe('Gemini adapter errors', () => {
     const upstream = geminiChatAdapter.stream(call({ content: 'x [sim words=200 chunk=4 pace=5]', stream: true }));
     expect((await upstream.next()).value).toMatchObject({ type: 'chunk' });
     await expect(upstream.return(undefined)).resolves.toEqual({ done: true, value: undefined });
+  });
+
+  it('fails a stream with a chunk it cannot read ([sim bad_chunk]) after what it could read, naming the field', async () => {
+    const upstream = geminiChatAdapter.stream(call({ content: 'x [sim bad_chunk words=30 chunk=10]', stream: true }));
+    const received: ChatStreamEvent[] = [];
+    const err = await (async () => {
+      for await (const event of upstream) received.push(event);
+    })().catch((e) => e);
+    expect(received.filter((event) => event.type === 'chunk').length).toBeGreaterThanOrEqual(2);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.details).toEqual({ status: 502, retryable: true, cause: 'malformed_answer' });
+    expect(err.message).toBe('Gemini sent a stream chunk the gateway cannot read: candidates.0.content.parts.0.functionCall.partialArgs: Invalid input: expected array, received number');
+  });
+
+  it('reads a refused API key (400 INVALID_ARGUMENT, reason API_KEY_INVALID) as a refused credential, worth another route', async () => {
+    const blankKey = call({});
+    blankKey.provider = { ...blankKey.provider, apiKey: ' ' };
+    for (const attempt of [() => geminiChatAdapter.complete(blankKey), () => collect({ ...blankKey, request: { ...blankKey.request, stream: true } })]) {
+      const err = await attempt().catch((e) => e);
+      expect(err).toBeInstanceOf(UpstreamError);
+      expect(err.details).toMatchObject({ status: 400, retryable: true, code: 'API_KEY_INVALID', cause: 'credential_refused' });
+    }
   });
 
   it('marks a refused connection retryable', async () => {

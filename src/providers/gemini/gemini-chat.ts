@@ -35,9 +35,9 @@ export const geminiChatAdapter: ChatAdapter = {
     let promptReported = false;
     try {
       for await (const event of readSseEvents(res.body)) {
-        const json = parseGeminiJson(event.data);
+        const json = parseGeminiJson(event.data, 'stream chunk');
         if (typeof json === 'object' && json !== null && 'error' in json) throw geminiStreamError(json);
-        for (const chunk of state.toChunks(readGeminiAnswer(json))) yield { type: 'chunk', chunk };
+        for (const chunk of state.toChunks(readGeminiAnswer(json, 'stream chunk'))) yield { type: 'chunk', chunk };
         // The first running total already has the exact prompt side: kept in case the stream is cut off.
         if (!promptReported && state.usage) {
           promptReported = true;

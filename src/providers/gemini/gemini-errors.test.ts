@@ -1,5 +1,7 @@
-import { geminiErrorFromResponse, geminiStreamError, malformedGeminiAnswer, promptBlockedError } from './gemini-errors';
+import { mapUpstreamError } from '../../model-call/to-gateway-error';
 import { UpstreamError } from '../upstream-error';
+import { generateContentResponseSchema } from './gemini-api';
+import { geminiErrorFromResponse, geminiStreamError, malformedGeminiAnswer, malformedGeminiWire, promptBlockedError } from './gemini-errors';
 
 /** Google's error envelope, as the Gemini API sends it. */
 const envelope = (code: number, status: string, message: string, details: unknown[] = []) => ({ error: { code, message, status, details } });
@@ -10,6 +12,7 @@ const quotaFailure = {
   violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' }],
 };
 const apiKeyInvalid = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } };
+const localizedMessage = { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'API key not valid. Please pass a valid API key.' };
 
 describe('gemini errors', () => {
   describe('geminiErrorFromResponse', () => {
@@ -29,9 +32,26 @@ describe('gemini errors', () => {
       expect(err.details).toStrictEqual({ status, retryable, code: name, type: null, param: null });
     });
 
-    it('a bad API key is a 400 INVALID_ARGUMENT with the ErrorInfo reason', () => {
-      const err = geminiErrorFromResponse(400, {}, body(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [apiKeyInvalid]));
-      expect(err.details).toMatchObject({ status: 400, retryable: false, code: 'INVALID_ARGUMENT' });
+    it('a bad API key, a 400 INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID, is a refused credential worth another route', () => {
+      const err = geminiErrorFromResponse(400, {}, body(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [apiKeyInvalid, localizedMessage]));
+      expect(err.message).toBe('API key not valid. Please pass a valid API key.');
+      expect(err.details).toStrictEqual({ status: 400, retryable: true, code: 'API_KEY_INVALID', type: null, param: null, cause: 'credential_refused' });
+      expect(mapUpstreamError(err)).toMatchObject({
+        status: 502,
+        code: 'upstream_auth_failed',
+        message: "The gateway's credential for the upstream was refused. This is an operator problem; report the request_id.",
+        options: { details: { upstream_status: 400, upstream_code: 'API_KEY_INVALID' } },
+      });
+    });
+
+    it.each([
+      ['another ErrorInfo reason', [{ ...apiKeyInvalid, reason: 'SERVICE_DISABLED' }]],
+      ['the reason on a detail of another type', [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', reason: 'API_KEY_INVALID' }]],
+      ['no details', []],
+    ])('a 400 with %s stays the client\'s invalid request', (_, details) => {
+      const err = geminiErrorFromResponse(400, {}, body(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', details));
+      expect(err.details).toStrictEqual({ status: 400, retryable: false, code: 'INVALID_ARGUMENT', type: null, param: null });
+      expect(mapUpstreamError(err)).toMatchObject({ status: 400, registryCode: 'upstream_invalid_request', code: 'INVALID_ARGUMENT' });
     });
 
     it.each<[string, Record<string, string | string[] | undefined>, unknown[], number | undefined]>([
@@ -89,9 +109,18 @@ describe('gemini errors', () => {
     expect(err.details).toStrictEqual({ status: 400, retryable: false, code: reason, type: 'prompt_blocked' });
   });
 
-  it('malformedGeminiAnswer is a retryable 502 with a bounded detail', () => {
+  it('malformedGeminiAnswer is a retryable 502 with a bounded detail, saying whether an answer or a stream chunk was unreadable', () => {
     const err = malformedGeminiAnswer('q'.repeat(400));
-    expect(err.details).toStrictEqual({ status: 502, retryable: true });
-    expect(err.message).toBe(`the upstream answer does not have the Gemini generateContent shape: ${'q'.repeat(300)}`);
+    expect(err.details).toStrictEqual({ status: 502, retryable: true, cause: 'malformed_answer' });
+    expect(err.message).toBe(`Gemini sent an answer the gateway cannot read: ${'q'.repeat(300)}`);
+    expect(malformedGeminiAnswer('candidates.0.index: bad', 'stream chunk').message).toBe('Gemini sent a stream chunk the gateway cannot read: candidates.0.index: bad');
+  });
+
+  it('names the first field that fails the wire schema by its path', () => {
+    const parsed = generateContentResponseSchema.safeParse({ candidates: [{ content: { parts: [{ text: 'ok' }, { functionCall: { partialArgs: 5 } }] } }] });
+    expect(parsed.success).toBe(false);
+    const err = malformedGeminiWire(parsed.error!, 'stream chunk');
+    expect(err.message).toBe('Gemini sent a stream chunk the gateway cannot read: candidates.0.content.parts.1.functionCall.partialArgs: Invalid input: expected array, received number');
+    expect(err.details.cause).toBe('malformed_answer');
   });
 });

@@ -1,5 +1,9 @@
 import { isRetryableStatus, parseRetryAfter, UpstreamError } from '../upstream-error';
+import type { z } from 'zod';
 import { type GeminiErrorWire, geminiErrorEnvelopeSchema } from './gemini-api';
+
+const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
+const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 
 /**
  * Gemini errors as UpstreamErrors. The envelope is Google's
@@ -11,6 +15,7 @@ import { type GeminiErrorWire, geminiErrorEnvelopeSchema } from './gemini-api';
  */
 export function geminiErrorFromResponse(status: number, headers: Record<string, string | string[] | undefined>, bodyText: string): UpstreamError {
   const error = parseGeminiErrorBody(bodyText);
+  if (isApiKeyRefusal(error)) return credentialRefused(error?.message || fallbackMessage(status, bodyText), status);
   const retryAfterSeconds = parseRetryAfter(headers['retry-after']) ?? retryInfoDelaySeconds(error);
   return new UpstreamError(error?.message || fallbackMessage(status, bodyText), {
     status,
@@ -20,6 +25,25 @@ export function geminiErrorFromResponse(status: number, headers: Record<string, 
     type: null,
     param: null,
   });
+}
+
+/**
+ * Google refuses a bad API key with 400 `INVALID_ARGUMENT`, which would read
+ * as the client's mistake; only the `ErrorInfo` detail's reason says that it
+ * is the gateway's credential.
+ * @see https://cloud.google.com/apis/design/errors#error_info
+ */
+function isApiKeyRefusal(error: GeminiErrorWire | undefined): boolean {
+  return !!error?.details?.some((detail) => detail['@type'] === ERROR_INFO_TYPE && detail.reason === 'API_KEY_INVALID');
+}
+
+/**
+ * The operator's credential, not the client's request: it becomes the
+ * gateway's upstream-auth failure, and another route (with its own key) may
+ * still answer, so it is worth trying.
+ */
+function credentialRefused(message: string, status: number): UpstreamError {
+  return new UpstreamError(message, { status, retryable: true, code: 'API_KEY_INVALID', type: null, param: null, cause: 'credential_refused' });
 }
 
 /** An `error` payload inside a stream: the call had already succeeded at the HTTP level. */
@@ -43,8 +67,28 @@ export function promptBlockedError(blockReason: string): UpstreamError {
   return new UpstreamError(`Gemini blocked the prompt (block reason ${blockReason}).`, { status: 400, retryable: false, code: blockReason, type: 'prompt_blocked' });
 }
 
-export function malformedGeminiAnswer(detail: string): UpstreamError {
-  return new UpstreamError(`the upstream answer does not have the Gemini generateContent shape: ${detail.slice(0, 300)}`, { status: 502, retryable: true });
+/** What the gateway was reading when it found a shape it cannot read. */
+export type GeminiAnswerUnit = 'answer' | 'stream chunk';
+
+/**
+ * An answer or stream chunk the adapter cannot read, naming the field (its
+ * path in the upstream JSON, such as
+ * `candidates.0.content.parts.1.functionCall.partialArgs.0`) and what is
+ * wrong with it. The message is the adapter's own words, never the
+ * upstream's values, so it may reach the client (see to-gateway-error.ts).
+ * Asking again may give a readable answer, so it is retryable.
+ */
+export function malformedGeminiAnswer(detail: string, unit: GeminiAnswerUnit = 'answer'): UpstreamError {
+  const what = unit === 'answer' ? 'an answer' : 'a stream chunk';
+  return new UpstreamError(`Gemini sent ${what} the gateway cannot read: ${detail.slice(0, 300)}`, { status: 502, retryable: true, cause: 'malformed_answer' });
+}
+
+/** A field that failed the wire schema: the first issue, by its path, is enough to find it. */
+export function malformedGeminiWire(error: z.ZodError, unit: GeminiAnswerUnit): UpstreamError {
+  const issue = error.issues[0];
+  if (!issue) return malformedGeminiAnswer('it does not have the generateContent shape', unit);
+  const field = issue.path.map(String).join('.');
+  return malformedGeminiAnswer(field ? `${field}: ${issue.message}` : issue.message, unit);
 }
 
 /** The body is an object, or (from the non-SSE stream endpoint) an array holding one. */
@@ -61,7 +105,7 @@ function parseGeminiErrorBody(text: string): GeminiErrorWire | undefined {
 
 /** `RetryInfo.retryDelay` is a protobuf Duration in JSON: seconds with an `s` suffix, possibly fractional ("7s", "0.5s"). */
 function retryInfoDelaySeconds(error: GeminiErrorWire | undefined): number | undefined {
-  const retryInfo = error?.details?.find((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.RetryInfo');
+  const retryInfo = error?.details?.find((detail) => detail['@type'] === RETRY_INFO_TYPE);
   const match = /^(\d+(?:\.\d+)?)s$/.exec(retryInfo?.retryDelay ?? '');
   return match ? Math.ceil(Number(match[1])) : undefined;
 }

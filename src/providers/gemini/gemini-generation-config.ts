@@ -38,16 +38,20 @@ function responseFormatConfig(format: UpstreamChatRequest['response_format']): P
 }
 
 /**
- * The gateway's reasoning decision as a thinking budget: off is budget 0,
- * on with a budget is that budget, and no decision leaves Gemini 2.5's
- * dynamic default. The gateway's rules already checked the values.
+ * The gateway's reasoning decision as a thinking budget (Gemini 2.5) or a
+ * thinking level (Gemini 3, which refuses both at once): off is budget 0,
+ * on with a budget is that budget, on with an effort is that level, and no
+ * decision leaves the model's default. The gateway's rules already checked
+ * the values.
  * @see https://ai.google.dev/gemini-api/docs/thinking#set-budget
+ * @see https://ai.google.dev/gemini-api/docs/thinking#thinking-levels
  */
 export function toGeminiThinkingConfig(thinking: UpstreamChatRequest['thinking']): GeminiThinkingConfig | undefined {
   if (!thinking) return undefined;
   const config: GeminiThinkingConfig = {};
   if (!thinking.enabled) config.thinkingBudget = 0;
   else if (thinking.budgetTokens !== undefined) config.thinkingBudget = thinking.budgetTokens;
+  else if (thinking.effort !== undefined) config.thinkingLevel = thinking.effort;
   if (thinking.includeThoughts) config.includeThoughts = true;
   return Object.keys(config).length ? config : undefined;
 }

@@ -195,6 +195,7 @@ describe('generationConfig', () => {
     [{ enabled: false }, { thinkingBudget: 0 }],
     [{ enabled: true, budgetTokens: 2048 }, { thinkingBudget: 2048 }],
     [{ enabled: true, budgetTokens: 4096, includeThoughts: true }, { thinkingBudget: 4096, includeThoughts: true }],
+    [{ enabled: true, effort: 'low', includeThoughts: true }, { thinkingLevel: 'low', includeThoughts: true }],
     [{ enabled: true, includeThoughts: true }, { includeThoughts: true }],
   ])('expresses thinking %j as thinkingConfig %j', async (thinking, thinkingConfig) => {
     expect((await toGeminiRequest(request({ thinking }))).generationConfig).toEqual({ thinkingConfig });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChatAssistantMessage, ChatChoice, ChatCompletion } from '../chat-types';
 import type { UpstreamError } from '../upstream-error';
 import { type GeminiCandidateWire, type GenerateContentResponseWire, generateContentResponseSchema } from './gemini-api';
-import { malformedGeminiAnswer, promptBlockedError } from './gemini-errors';
+import { type GeminiAnswerUnit, malformedGeminiAnswer, malformedGeminiWire, promptBlockedError } from './gemini-errors';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { type PartContribution, readGeminiPart } from './read-gemini-part';
 
@@ -24,7 +24,7 @@ export function toChatCompletion(wire: GenerateContentResponseWire, requestedMod
 }
 
 function toChoice(candidate: GeminiCandidateWire, position: number): ChatChoice {
-  const message = assembleMessage((candidate.content?.parts ?? []).map(readGeminiPart));
+  const message = assembleMessage((candidate.content?.parts ?? []).map((part, at) => readGeminiPart(part, `candidates.${position}.content.parts.${at}`)));
   return { index: candidate.index ?? position, message, finish_reason: mapGeminiFinishReason(candidate.finishReason, !!message.tool_calls) };
 }
 
@@ -46,21 +46,25 @@ function assembleMessage(contributions: PartContribution[]): ChatAssistantMessag
 /** A blocked prompt comes with no candidates, only its `promptFeedback`. */
 function blockedOrEmpty(wire: GenerateContentResponseWire): UpstreamError {
   const blockReason = wire.promptFeedback?.blockReason;
-  return blockReason ? promptBlockedError(blockReason) : malformedGeminiAnswer('no candidates');
+  return blockReason ? promptBlockedError(blockReason) : malformedGeminiAnswer('candidates: none, and no block reason');
 }
 
-/** Reading an answer is two steps, as a stream event may be an error payload instead, checked in between. */
-export function parseGeminiJson(text: string): unknown {
+/**
+ * Reading an answer is two steps, as a stream event may be an error payload
+ * instead, checked in between. `unit` says whether it is a whole answer or
+ * one stream chunk, for the error.
+ */
+export function parseGeminiJson(text: string, unit: GeminiAnswerUnit = 'answer'): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw malformedGeminiAnswer('not JSON');
+    throw malformedGeminiAnswer('it is not JSON', unit);
   }
 }
 
-export function readGeminiAnswer(json: unknown): GenerateContentResponseWire {
+export function readGeminiAnswer(json: unknown, unit: GeminiAnswerUnit = 'answer'): GenerateContentResponseWire {
   const parsed = generateContentResponseSchema.safeParse(json);
-  if (!parsed.success) throw malformedGeminiAnswer(parsed.error.message);
+  if (!parsed.success) throw malformedGeminiWire(parsed.error, unit);
   return parsed.data;
 }
 

@@ -20,6 +20,8 @@ export interface MessagesRequest {
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
+  /** Claude 4.5 and later: how much the model spends on its answer, thinking included. */
+  output_config?: { effort?: string };
 }
 
 export interface InputMessage {

@@ -8,6 +8,7 @@ import { buildMessagesAnswer } from './messages-answer';
 import { recordedBody, recordedStreamScript, recordingNotFound } from './messages-replay';
 import { type MessagesRequest, lastUserText, validateMessagesRequest } from './messages-request';
 import { messageBody, messageIdentity } from './messages-response';
+import { abandonedFrames, abandonedMessageFrames, withRestart } from './messages-restart';
 import { messagesStreamScript, namedEventFrame } from './messages-stream';
 import { messagesUsage } from './messages-usage';
 import type { PromptCache } from './prompt-cache';
@@ -20,7 +21,8 @@ import { thinkingHistoryError } from './thinking-history';
  * `POST /v1/messages`: checks the request as the real API would (thinking
  * rules and the signed thinking of tool round trips included), applies the
  * `[sim ...]` directives of the last user text, then answers with a
- * recording or a generated message, whole or streamed.
+ * recording or a generated message, whole or streamed (a stream may restart
+ * its message first, with `restart_after`).
  * @see https://docs.anthropic.com/en/api/messages
  */
 export async function handleMessages(context: SimulatorContext, promptCache: PromptCache, exchange: Exchange): Promise<void> {
@@ -47,8 +49,11 @@ export async function handleMessages(context: SimulatorContext, promptCache: Pro
   const usage = messagesUsage(request, answer, promptCache);
   const identity = messageIdentity(request.model);
   if (request.stream !== true) return sendAnthropicJson(res, 200, messageBody(identity, answer, usage));
-  const script = messagesStreamScript(identity, answer, usage, directives.chunkSize ?? context.options.chunkSize);
-  await writeMessagesStream(context, exchange, script, directives, request.model);
+  const chunkSize = directives.chunkSize ?? context.options.chunkSize;
+  const script = messagesStreamScript(identity, answer, usage, chunkSize);
+  const restartAfter = directives.restartAfter;
+  const streamed = restartAfter === undefined ? script : withRestart(script, abandonedMessageFrames(request, directives, usage, chunkSize, restartAfter));
+  await writeMessagesStream(context, exchange, streamed, directives, request.model);
 }
 
 /** Requests the real API turns down whatever the directives say. */
@@ -64,7 +69,10 @@ async function replayRecording(context: SimulatorContext, exchange: Exchange, re
     return body ? sendAnthropicJsonText(exchange.res, 200, body) : missing();
   }
   const script = recordedStreamScript(context.fixtures, name);
-  return script ? writeMessagesStream(context, exchange, script, directives, request.model) : missing();
+  if (!script) return missing();
+  const restartAfter = directives.restartAfter;
+  const played = restartAfter === undefined ? script : withRestart(script, abandonedFrames(script, restartAfter));
+  return writeMessagesStream(context, exchange, played, directives, request.model);
 }
 
 /** `stream_error` sends the `error` event Anthropic sends when it is overloaded mid-answer; `code` changes its type. */

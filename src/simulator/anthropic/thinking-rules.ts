@@ -18,13 +18,34 @@ export function isThinkingOn(request: MessagesRequest): boolean {
   return type === 'enabled' || type === 'adaptive';
 }
 
+/**
+ * Claude 4.7 and later refuse extended thinking with a fixed budget; 4.6
+ * still takes it (deprecated), older models take nothing else.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/adaptive-thinking
+ */
+function takesAdaptiveThinkingOnly(model: string): boolean {
+  const version = /^claude-(?:opus|sonnet|haiku)-(\d+)-(\d+)(?:$|-)/.exec(model);
+  if (!version) return false;
+  const [major, minor] = [Number(version[1]), Number(version[2])];
+  return major > 4 || (major === 4 && minor >= 7);
+}
+
+const EFFORT_LEVELS = ['low', 'medium', 'high', 'max'];
+
 export function thinkingParameterError(request: MessagesRequest): AnthropicError | undefined {
+  const effort = request.output_config?.effort;
+  if (effort !== undefined && !EFFORT_LEVELS.includes(effort)) {
+    return invalidRequest(`output_config.effort: Input should be ${EFFORT_LEVELS.map((level) => `'${level}'`).join(', ')}`);
+  }
   const { thinking } = request;
   if (!thinking) return undefined;
   if (!THINKING_TYPES.includes(thinking.type)) {
     return invalidRequest(`thinking: Input tag '${String(thinking.type)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`);
   }
   if (thinking.type === 'enabled') {
+    if (takesAdaptiveThinkingOnly(request.model)) {
+      return invalidRequest(`"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`);
+    }
     if (thinking.budget_tokens === undefined || thinking.budget_tokens === null) return fieldRequired('thinking.enabled.budget_tokens');
     if (thinking.budget_tokens < MIN_BUDGET_TOKENS) return budgetBelowMinimum();
     if (thinking.budget_tokens >= request.max_tokens) return budgetNotBelowMaxTokens();

@@ -7,6 +7,7 @@ import { type GeneratedFunctionCall, functionsToCall, generateFunctionCall } fro
 import { type GeminiContent, type GenerateContentRequest, type GenerationConfig, contentText, lastContent, lastUserText } from './generate-request';
 import { openApiToJsonSchema } from './openapi-schema';
 import { isThinking, plannedThoughtsTokens } from './thinking-models';
+import { streamableArguments } from './streamed-arguments';
 import { signFunctionCall } from './thought-signature';
 
 /**
@@ -51,7 +52,9 @@ function buildGeminiAnswer(model: string, request: GenerateContentRequest, direc
   const thoughtSummary = thinking && config?.thinkingConfig?.includeThoughts ? summaryText(seed) : undefined;
   const functions = functionsToCall(request, lastUserText(request), directives.toolCalls ?? 1);
   if (functions.length > 0) {
-    const calls = functions.map((declaration) => generateFunctionCall(declaration, seed));
+    const generated = functions.map((declaration) => generateFunctionCall(declaration, seed));
+    // Arguments streamed in pieces can only hold what a piece can carry; the call (and its signature) is what is streamed.
+    const calls = directives.streamArgs ? generated.map((call) => ({ ...call, args: streamableArguments(call.args) })) : generated;
     return { thoughtSummary, thoughtsTokens, text: '', functionCalls: thinking ? signFirst(calls) : calls, finishReason: 'STOP' };
   }
   const words = generateWords(seed, directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD));

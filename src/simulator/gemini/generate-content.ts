@@ -15,6 +15,7 @@ import { sendGeminiJson, sendGeminiJsonText } from './respond';
 import { geminiStreamScript } from './stream';
 import { isThinking, thinkingBudgetError } from './thinking-models';
 import { thoughtSignatureError } from './thought-signature';
+import { withUnreadableChunk } from './unreadable-chunk';
 import { countPromptTokens } from './usage';
 
 export type GenerateMethod = 'generateContent' | 'streamGenerateContent';
@@ -50,7 +51,7 @@ export async function handleGenerateContent(context: SimulatorContext, exchange:
   const identity = responseIdentity(model);
   const prompt = countPromptTokens(model, request);
   if (!streamed) return sendGeminiJson(res, 200, generateContentBody(identity, answers, prompt));
-  const script = geminiStreamScript(identity, answers, prompt, directives.chunkSize ?? context.options.chunkSize);
+  const script = geminiStreamScript(identity, answers, prompt, { chunkSize: directives.chunkSize ?? context.options.chunkSize, streamArgs: directives.streamArgs ?? false });
   await writeGeminiStream(context, exchange, script, directives, model);
 }
 
@@ -72,9 +73,14 @@ async function replayRecording(context: SimulatorContext, exchange: Exchange, st
   return script ? writeGeminiStream(context, exchange, script, directives, model) : missing();
 }
 
-/** `stream_error` sends the error event Gemini sends when a server fails mid-answer. */
+/**
+ * `stream_error` sends the error event Gemini sends when a server fails
+ * mid-answer; `bad_chunk` slips in a chunk no Gemini answer has, in a
+ * generated or a replayed stream alike.
+ */
 function writeGeminiStream(context: SimulatorContext, exchange: Exchange, script: StreamScript, directives: Directives, model: string): Promise<void> {
   const error = simulatedFailure({ status: 500, code: directives.code }, model);
   const interruptions = { cutAfter: directives.cutAfter, errorAfter: directives.streamErrorAfter, errorFrame: sseDataFrame(geminiErrorEnvelope(error)) };
-  return writeEventStream(exchange, planStream(script, interruptions), { headers: {}, paceMs: directives.paceMs ?? context.options.paceMs });
+  const sent = directives.badChunk ? withUnreadableChunk(script) : script;
+  return writeEventStream(exchange, planStream(sent, interruptions), { headers: {}, paceMs: directives.paceMs ?? context.options.paceMs });
 }

@@ -51,6 +51,7 @@ export interface GenerationConfig {
 
 export interface ThinkingConfig {
   thinkingBudget?: number;
+  thinkingLevel?: string;
   includeThoughts?: boolean;
 }
 

@@ -4,7 +4,18 @@ import { splitIntoPieces } from '../text-pieces';
 import { countTextTokens } from '../token-count';
 import type { GeminiAnswer } from './answer';
 import { type ResponseIdentity, functionCallPart, modelContent, thoughtPart, totalThoughtsTokens } from './response';
+import { streamedFunctionCallParts } from './streamed-arguments';
 import { type PromptTokens, functionCallTokens, usageMetadata, visibleAnswerTokens } from './usage';
+
+export interface GeminiStreamShape {
+  /** Characters of text per chunk. */
+  chunkSize: number;
+  /** Stream function call arguments in pieces (`[sim stream_args]`). */
+  streamArgs: boolean;
+}
+
+/** Short argument pieces, so that even a one-word string value comes in several. */
+const ARGUMENT_PIECE_CHARACTERS = 4;
 
 /**
  * A streamed answer as `streamGenerateContent?alt=sse` sends it, shaped like
@@ -15,14 +26,16 @@ import { type PromptTokens, functionCallTokens, usageMetadata, visibleAnswerToke
  * whole) and the running usage: the prompt and the thinking from the
  * start, the visible tokens so far. The last chunk carries an empty text
  * part, the finish reason and the final usage. All but the last are content,
- * for `cut_after` and `stream_error`.
+ * for `cut_after` and `stream_error`. With `streamArgs`, each function call
+ * comes in pieces instead (streamed-arguments.ts), one part per chunk, each
+ * carrying the call's tokens.
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
-export function geminiStreamScript(identity: ResponseIdentity, answers: GeminiAnswer[], prompt: PromptTokens, chunkSize: number): StreamScript {
+export function geminiStreamScript(identity: ResponseIdentity, answers: GeminiAnswer[], prompt: PromptTokens, shape: GeminiStreamShape): StreamScript {
   const thoughts = totalThoughtsTokens(answers);
   const shown = answers.map(() => 0);
   const content = answers.flatMap((answer, index) =>
-    answerPieces(answer, chunkSize).map(({ part, visibleTokens }) => {
+    answerPieces(answer, shape).map(({ part, visibleTokens }) => {
       shown[index] = visibleTokens;
       const usage = usageMetadata(prompt, shown.reduce((sum, tokens) => sum + tokens, 0), thoughts);
       return chunkFrame(identity, [{ content: modelContent([part]), index }], usage);
@@ -39,7 +52,7 @@ interface AnswerPiece {
   visibleTokens: number;
 }
 
-function answerPieces(answer: GeminiAnswer, chunkSize: number): AnswerPiece[] {
+function answerPieces(answer: GeminiAnswer, { chunkSize, streamArgs }: GeminiStreamShape): AnswerPiece[] {
   const thoughts = splitIntoPieces(answer.thoughtSummary ?? '', chunkSize).map((piece) => ({ part: thoughtPart(piece), visibleTokens: 0 }));
   let shownText = '';
   const text = splitIntoPieces(answer.text, chunkSize).map((piece) => {
@@ -47,9 +60,10 @@ function answerPieces(answer: GeminiAnswer, chunkSize: number): AnswerPiece[] {
     return { part: { text: piece }, visibleTokens: countTextTokens(shownText) };
   });
   let callTokens = 0;
-  const calls = answer.functionCalls.map((call) => {
+  const calls = answer.functionCalls.flatMap((call) => {
     callTokens += functionCallTokens(call);
-    return { part: functionCallPart(call), visibleTokens: callTokens };
+    const parts = streamArgs ? streamedFunctionCallParts(call, Math.min(chunkSize, ARGUMENT_PIECE_CHARACTERS)) : [functionCallPart(call)];
+    return parts.map((part) => ({ part, visibleTokens: callTokens }));
   });
   return [...thoughts, ...text, ...calls];
 }

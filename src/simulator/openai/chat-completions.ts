@@ -42,7 +42,7 @@ export async function handleChatCompletions(context: SimulatorContext, exchange:
   if (recording !== undefined) return replayRecording(context, exchange, request, directives, recording);
   const answer = buildChatAnswer(request, directives);
   const identity = completionIdentity(request);
-  const usage = chatUsage(request, answer);
+  const usage = chatUsage(request, answer, directives);
   if (request.stream !== true) return sendOpenAIJson(res, 200, chatCompletionBody(identity, answer, usage));
   const script = chatStreamScript(identity, answer, usage, {
     includeUsage: request.stream_options?.include_usage === true,

@@ -1,3 +1,4 @@
+import type { Directives } from '../directives';
 import { countTextTokens } from '../token-count';
 import type { ChatAnswer } from './chat-answer';
 import type { ChatMessage, ChatRequest, ContentPart } from './chat-request';
@@ -14,13 +15,19 @@ import type { ChatMessage, ChatRequest, ContentPart } from './chat-request';
  *   hidden reasoning;
  * - cached: prompts past 1024 tokens report half of themselves, in blocks of
  *   128, as cached (at least 1024), as OpenAI's automatic prompt caching does
- *   for a repeated prefix.
+ *   for a repeated prefix;
+ * - cache misses: only when asked with `cache_miss=N`, N prompt tokens (at
+ *   most those not cached) reported as DeepSeek reports them, at the top
+ *   level beside the cache hits, the rest of the prompt being neither.
  * @see https://platform.openai.com/docs/api-reference/chat
+ * @see https://api-docs.deepseek.com/guides/kv_cache
  */
 export interface ChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_cache_hit_tokens?: number;
+  prompt_cache_miss_tokens?: number;
   prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
   completion_tokens_details: {
     reasoning_tokens: number;
@@ -36,14 +43,17 @@ export const TOKENS_PER_IMAGE = 85;
 const CACHE_MINIMUM_TOKENS = 1024;
 const CACHE_BLOCK_TOKENS = 128;
 
-export function chatUsage(request: ChatRequest, answer: ChatAnswer): ChatUsage {
+export function chatUsage(request: ChatRequest, answer: ChatAnswer, directives: Pick<Directives, 'cacheMiss'> = {}): ChatUsage {
   const promptTokens = countPromptTokens(request);
   const completionTokens = countAnswerTokens(answer) + answer.reasoningTokens;
+  const cached = cachedTokens(promptTokens);
+  const misses = directives.cacheMiss === undefined ? {} : { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: Math.min(directives.cacheMiss, promptTokens - cached) };
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: cachedTokens(promptTokens), audio_tokens: 0 },
+    ...misses,
+    prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: answer.reasoningTokens,
       audio_tokens: 0,

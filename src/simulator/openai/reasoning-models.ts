@@ -8,14 +8,19 @@ import { type OpenAIError, unsupportedParameter, unsupportedValue } from './erro
  */
 
 export function isReasoningModel(model: string): boolean {
-  return /^o[134](?:-|$)/.test(model);
+  return /^(?:o[134]|gpt-5)(?:-|$)/.test(model);
 }
 
-const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
+const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
+/** The efforts a model takes: GPT-5 adds `minimal` to the o-series' three. */
+function effortsOf(model: string): readonly ReasoningEffort[] {
+  return model.startsWith('gpt-5') ? REASONING_EFFORTS : ['low', 'medium', 'high'];
+}
+
 /** Fixed per effort so that tests can tell the efforts apart; each step roughly triples the thinking. */
-const REASONING_TOKENS: { [effort in ReasoningEffort]: number } = { low: 128, medium: 384, high: 1152 };
+const REASONING_TOKENS: { [effort in ReasoningEffort]: number } = { minimal: 16, low: 128, medium: 384, high: 1152 };
 
 /** The parameters an o-series model refuses; other models take them all. */
 export function reasoningParameterError(request: ChatRequest): OpenAIError | undefined {
@@ -25,8 +30,10 @@ export function reasoningParameterError(request: ChatRequest): OpenAIError | und
     return unsupportedValue('temperature', `does not support ${request.temperature} with this model. Only the default (1) value is supported.`);
   }
   const effort = request.reasoning_effort;
-  if (effort !== undefined && effort !== null && !isReasoningEffort(effort)) {
-    return unsupportedValue('reasoning_effort', `does not support '${effort}' with this model. Supported values are: 'low', 'medium', and 'high'.`);
+  const efforts = effortsOf(request.model);
+  if (effort !== undefined && effort !== null && !(efforts as readonly string[]).includes(effort)) {
+    const listed = efforts.map((e) => `'${e}'`);
+    return unsupportedValue('reasoning_effort', `does not support '${effort}' with this model. Supported values are: ${listed.slice(0, -1).join(', ')}, and ${listed.at(-1)}.`);
   }
   return undefined;
 }

@@ -1,10 +1,12 @@
 import { anthropicStream } from './anthropic-stream-phase';
+import { fileUpload } from './file-upload-phase';
 import { CHAT_PHASES, memory, type Phase } from './phases';
 import { videoTasks } from './video-poll-phase';
 
 /**
  * Every phase, in order. `memory` always runs and reads the first gateway's
  * peak RSS, so it comes after the phases that load that gateway and before
- * video_tasks, which replaces it with two fresh instances.
+ * file_upload (whose RSS growth it would otherwise count) and video_tasks,
+ * which replaces it with two fresh instances.
  */
-export const PHASES: Phase[] = [...CHAT_PHASES, anthropicStream, memory, videoTasks];
+export const PHASES: Phase[] = [...CHAT_PHASES, anthropicStream, memory, fileUpload, videoTasks];

@@ -34,9 +34,10 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  *   BENCH_IDLE_SECONDS=3       idle time before reading a fresh gateway's RSS
  *   BENCH_WORDS=20             answer length ([sim words=N])
  *   BENCH_PACE_MS=2            ms between stream events ([sim pace=N]); the first event leaves at once
- *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential,
+ *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential, file_upload,
  *                              streaming_1, streaming_loaded, anthropic_stream, video_tasks; plus "embedded")
  *   BENCH_ANTHROPIC_WORDS=200  answer length in anthropic_stream
+ *   BENCH_UPLOAD_MB=512        size of the file_upload file
  *   BENCH_VIDEO_TASKS=1000     video tasks submitted in video_tasks
  *   BENCH_VIDEO_GENERATION_MS=20000  how long the simulator takes per video in video_tasks
  *   BENCH_REDIS_URL            Redis of the two gateway instances of video_tasks (default redis://127.0.0.1:6379)

@@ -39,6 +39,13 @@ import { VideoTaskStore } from './videos/video-task-store';
 import { videosRouter } from './videos/videos-router';
 import { EmbeddingsService } from './embeddings/embeddings-service';
 import { embeddingsRoute } from './embeddings/embeddings-router';
+import { FileService } from './files/file-service';
+import { FileStore } from './files/file-store';
+import { filesRouter } from './files/files-router';
+import { openFileStorage } from './files/storage/open-file-storage';
+import { FileSweeper } from './jobs/file-sweeper';
+import { ResponsesService } from './responses/responses-service';
+import { responsesRoute } from './responses/responses-router';
 
 export interface GatewayOptions {
   env: GatewayEnv;
@@ -110,8 +117,15 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const videos = new VideoService({
     catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, usageSpool: writer,
   });
+  const fileStorage = await openFileStorage(env, opts.rawEnv);
+  const files = new FileService({
+    store: new FileStore(db), storage: fileStorage, logger,
+    limits: { user_data: env.GATEWAY_FILE_MAX_USER_DATA_BYTES, vision: env.GATEWAY_FILE_MAX_VISION_BYTES },
+    retentionMs: env.GATEWAY_FILE_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+  });
+  const fileSweeper = new FileSweeper(files, logger, env.GATEWAY_FILE_SWEEP_MS);
   const services: GatewayServices = {
-    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma),
+    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), files,
     recorder, writer, metrics, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
@@ -136,8 +150,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       modelsRouter(catalog),
       videosRouter(videos, recorder, logger, jsonBody),
       usageRouter(services.usage),
+      filesRouter(files),
     ],
-    direct: [chatRoute(services.chat, { recorder, logger, jsonBody }), embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody })],
+    direct: [
+      chatRoute(services.chat, { recorder, logger, jsonBody }),
+      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody }),
+      embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody }),
+    ],
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
       taskUpdates, isDraining: () => draining, requireApiKey: apiKey, guard,
@@ -155,12 +174,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const port = (httpServer.address() as AddressInfo).port;
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
   poller?.start();
+  fileSweeper.start();
   logger.info('gateway listening', {
     url, config: opts.loaded.source, models: catalog.allModels().length, catalog_revision: catalogSync.revision, pricing_version: catalog.contents.pricing.version,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
     startup_ms: Math.round(performance.now() - startedAt),
     instance: instanceId,
     video_poller: poller ? 'on' : 'off',
+    file_storage: fileStorage.kind,
     ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
   });
 
@@ -171,10 +192,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
       // The poller stops at once (its polls in flight are abandoned; their leases run out for another instance).
       const pollerStopped = poller?.stop();
+      const sweeperStopped = fileSweeper.stop();
       catalogSync.stop();
       const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
       await pollerStopped;
+      await sweeperStopped;
       // Open subscriptions end here, each handing over its usage record.
       await graphql?.stop();
       await new Promise<void>((resolve) => {
@@ -189,6 +212,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
       await taskUpdates.close();
       await opsServer?.close();
+      await fileStorage.close();
       await simulator?.close();
       // A dead link must not hold the exit: the pool gets a few seconds to close.
       await Promise.race([db.close(), new Promise((resolve) => setTimeout(resolve, flushed ? 5_000 : 1_000).unref())]);

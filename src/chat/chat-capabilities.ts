@@ -28,7 +28,8 @@ function unsupportedFeature(candidate: Candidate, req: ChatRequest): GatewayErro
   if (forcesToolUse(req.tool_choice) && !caps.tool_choice) return refuse('tool_choice', 'tool_choice');
   if (req.response_format && req.response_format.type !== 'text' && !caps.json_output) return refuse('response_format', 'JSON output');
   if (req.stream && !caps.streaming) return refuse('stream', 'streaming');
-  if (!model.modalities.input.includes('image') && hasImageParts(req)) return refuse('messages', 'image input');
+  if (!model.modalities.input.includes('image') && hasParts(req, 'image_url')) return refuse('messages', 'image input');
+  if (!model.modalities.input.includes('file') && hasParts(req, 'file')) return refuse('messages', 'file (document) input');
   const maxTokens = req.max_completion_tokens ?? req.max_tokens;
   const limit = model.max_output_tokens;
   if (maxTokens && limit && maxTokens > limit) {
@@ -47,6 +48,6 @@ function forcesToolUse(choice: ChatRequest['tool_choice']): boolean {
   return Boolean(choice) && choice !== 'auto' && choice !== 'none';
 }
 
-function hasImageParts(req: ChatRequest): boolean {
-  return req.messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+function hasParts(req: ChatRequest, type: 'image_url' | 'file'): boolean {
+  return req.messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p) => p.type === type));
 }

@@ -1,4 +1,5 @@
 import type { Candidate, Catalog } from '../catalog/catalog';
+import type { EndpointType } from '../config/gateway-config-schema';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
@@ -20,6 +21,14 @@ import { explainUsagePolicyRefusal } from './reasoning/usage-policy-error';
 
 export const CHAT_ENDPOINT = '/v1/chat/completions';
 
+/** The endpoint a chat request resolves its model for: chat itself, or an endpoint bridged onto chat (Responses). */
+export interface ChatEntry {
+  type: EndpointType;
+  path: string;
+}
+
+const CHAT: ChatEntry = { type: 'chat', path: CHAT_ENDPOINT };
+
 /** A route to try, with the request as this route's model family takes it. */
 interface PreparedCandidate extends Candidate {
   upstreamRequest: UpstreamChatRequest;
@@ -40,11 +49,11 @@ export class ChatService {
    * Validates, routes and applies each candidate model's reasoning rules;
    * throws a GatewayError (400/403/404) before any upstream call.
    */
-  prepare(ctx: RequestContext, raw: unknown): { req: ChatRequest; candidates: PreparedCandidate[] } {
+  prepare(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): { req: ChatRequest; candidates: PreparedCandidate[] } {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(chatRequestSchema, raw);
     const { model: name, thinkingSuffix } = splitThinkingSuffix(req.model);
-    const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, 'chat', CHAT_ENDPOINT), req);
+    const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, entry.type, entry.path), req);
     let firstError: unknown;
     const candidates = capable.flatMap((candidate) => {
       try {
@@ -58,8 +67,8 @@ export class ChatService {
     return { req, candidates };
   }
 
-  async complete(ctx: RequestContext, raw: unknown): Promise<ChatCompletion> {
-    const { req, candidates } = this.prepare(ctx, raw);
+  async complete(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<ChatCompletion> {
+    const { req, candidates } = this.prepare(ctx, raw, entry);
     return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
       const { candidate } = attempt;
       const result = await adapterFor(candidate).complete(this.call(ctx, candidate));
@@ -80,8 +89,8 @@ export class ChatService {
    * event, so that a failure before any byte reached the client can still
    * move to the next route; after that, the stream is committed.
    */
-  async stream(ctx: RequestContext, raw: unknown): Promise<AsyncGenerator<ChatCompletionChunk>> {
-    const { req, candidates } = this.prepare(ctx, raw);
+  async stream(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<AsyncGenerator<ChatCompletionChunk>> {
+    const { req, candidates } = this.prepare(ctx, raw, entry);
     if (!req.stream) throw new GatewayError('invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
     return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
       const upstream = adapterFor(attempt.candidate).stream(this.call(ctx, attempt.candidate));

@@ -17,7 +17,8 @@ export const DEFAULT_PROVIDERS = {
   xai: { type: 'xai', base_url: 'https://api.x.ai/v1', api_key_env: 'XAI_API_KEY' },
 } as const satisfies GatewayConfigInput['providers'];
 
-const chatVision: Modalities = { input: ['text', 'image'], output: ['text'] };
+/** Text, images and documents (PDF) in; every default chat model reads all three. */
+const chatVision: Modalities = { input: ['text', 'image', 'file'], output: ['text'] };
 const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };
 /** The Messages API has no JSON output mode, so the catalog says so and the gateway refuses `response_format`. */
 const claudeChat = { ...fullChat, json_output: false };
@@ -61,100 +62,100 @@ const noChat = { tools: false, tool_choice: false, json_output: false, vision: f
 
 export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   {
-    id: 'gpt-4.1-mini', owned_by: 'openai', family: 'openai', endpoint_types: ['chat'],
+    id: 'gpt-4.1-mini', owned_by: 'openai', family: 'openai', endpoint_types: ['chat', 'responses'],
     context_window: 1_047_576, max_output_tokens: 32_768, modalities: chatVision, capabilities: fullChat,
     pricing: { input: '0.40', cache_read: '0.10', output: '1.60' }, routes: route('openai', 'gpt-4.1-mini'),
   },
   {
-    id: 'gpt-4.1', owned_by: 'openai', family: 'openai', endpoint_types: ['chat'],
+    id: 'gpt-4.1', owned_by: 'openai', family: 'openai', endpoint_types: ['chat', 'responses'],
     context_window: 1_047_576, max_output_tokens: 32_768, modalities: chatVision, capabilities: fullChat,
     pricing: { input: '2.00', cache_read: '0.50', output: '8.00' }, routes: route('openai', 'gpt-4.1'),
   },
   {
-    id: 'gpt-5', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    id: 'gpt-5', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat', 'responses'],
     context_window: 400_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
     reasoning: gpt5Reasoning,
     pricing: { input: '1.25', cache_read: '0.125', output: '10.00', reasoning: '10.00' }, routes: route('openai', 'gpt-5'),
   },
   {
-    id: 'gpt-5-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    id: 'gpt-5-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat', 'responses'],
     context_window: 400_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
     reasoning: gpt5Reasoning,
     pricing: { input: '0.25', cache_read: '0.025', output: '2.00', reasoning: '2.00' }, routes: route('openai', 'gpt-5-mini'),
   },
   {
-    id: 'gpt-5-nano', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    id: 'gpt-5-nano', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat', 'responses'],
     context_window: 400_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: fullChat,
     reasoning: gpt5Reasoning,
     pricing: { input: '0.05', cache_read: '0.005', output: '0.40', reasoning: '0.40' }, routes: route('openai', 'gpt-5-nano'),
   },
   {
-    id: 'o3', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    id: 'o3', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat', 'responses'],
     context_window: 200_000, max_output_tokens: 100_000, modalities: chatVision, capabilities: fullChat,
     reasoning: oSeriesReasoning,
     pricing: { input: '2.00', cache_read: '0.50', output: '8.00', reasoning: '8.00' }, routes: route('openai', 'o3'),
   },
   {
-    id: 'o4-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat'],
+    id: 'o4-mini', owned_by: 'openai', family: 'openai-reasoning', endpoint_types: ['chat', 'responses'],
     context_window: 200_000, max_output_tokens: 100_000, modalities: chatVision, capabilities: fullChat,
     reasoning: oSeriesReasoning,
     pricing: { input: '1.10', cache_read: '0.275', output: '4.40', reasoning: '4.40' }, routes: route('openai', 'o4-mini'),
   },
   {
-    id: 'claude-sonnet-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    id: 'claude-sonnet-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeReasoning,
     pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
     routes: route('anthropic', 'claude-sonnet-4-5'),
   },
   {
-    id: 'claude-sonnet-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    id: 'claude-sonnet-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeAdaptiveReasoning,
     pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
     routes: route('anthropic', 'claude-sonnet-4-6'),
   },
   {
-    id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 1_000_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeAdaptiveReasoning,
     pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
     routes: route('anthropic', 'claude-opus-4-6'),
   },
   {
-    id: 'claude-opus-4-7', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    id: 'claude-opus-4-7', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 1_000_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeAdaptiveOnlyReasoning,
     pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
     routes: route('anthropic', 'claude-opus-4-7'),
   },
   {
-    id: 'claude-haiku-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat'],
+    id: 'claude-haiku-4-5', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
     reasoning: claudeReasoning,
     pricing: { input: '1.00', cache_write_5m: '1.25', cache_write_1h: '2.00', cache_read: '0.10', output: '5.00', reasoning: '5.00' },
     routes: route('anthropic', 'claude-haiku-4-5'),
   },
   {
-    id: 'gemini-2.5-flash', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    id: 'gemini-2.5-flash', owned_by: 'google', family: 'gemini', endpoint_types: ['chat', 'responses'],
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
     reasoning: geminiReasoning(24_576, true),
     pricing: { input: '0.30', cache_read: '0.03', output: '2.50', reasoning: '2.50' }, routes: route('gemini', 'gemini-2.5-flash'),
   },
   {
-    id: 'gemini-2.5-pro', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    id: 'gemini-2.5-pro', owned_by: 'google', family: 'gemini', endpoint_types: ['chat', 'responses'],
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
     reasoning: geminiReasoning(32_768, false),
     pricing: { input: '1.25', cache_read: '0.125', output: '10.00', reasoning: '10.00' }, routes: route('gemini', 'gemini-2.5-pro'),
   },
   {
-    id: 'gemini-3-pro-preview', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    id: 'gemini-3-pro-preview', owned_by: 'google', family: 'gemini', endpoint_types: ['chat', 'responses'],
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
     reasoning: gemini3Reasoning({ low: 'low', medium: 'high', high: 'high' }),
     pricing: { input: '2.00', cache_read: '0.20', output: '12.00', reasoning: '12.00' }, routes: route('gemini', 'gemini-3-pro-preview'),
   },
   {
-    id: 'gemini-3-flash-preview', owned_by: 'google', family: 'gemini', endpoint_types: ['chat'],
+    id: 'gemini-3-flash-preview', owned_by: 'google', family: 'gemini', endpoint_types: ['chat', 'responses'],
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
     reasoning: gemini3Reasoning(),
     pricing: { input: '0.50', cache_read: '0.05', output: '3.00', reasoning: '3.00' }, routes: route('gemini', 'gemini-3-flash-preview'),

@@ -40,6 +40,22 @@ const envSchema = z.object({
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
   /** PostgreSQL: how often an instance looks for a catalog revision another instance stored (0: never). */
   GATEWAY_CATALOG_POLL_MS: intFromEnv(2000),
+  /** Where uploaded files are kept: `local` (GATEWAY_DATA_DIR/files) or `s3` (GATEWAY_S3_*). */
+  GATEWAY_FILE_STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Largest upload per purpose, in bytes (512 MB for user_data, 20 MB for vision). */
+  GATEWAY_FILE_MAX_USER_DATA_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  GATEWAY_FILE_MAX_VISION_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  /** How long an uploaded file is kept before the sweep removes it. */
+  GATEWAY_FILE_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /** How often this instance sweeps expired and deleted files (0: never). */
+  GATEWAY_FILE_SWEEP_MS: intFromEnv(300_000),
+  GATEWAY_S3_BUCKET: z.string().optional().or(z.literal('').transform(() => undefined)),
+  /** An S3-compatible endpoint (MinIO, R2, ...); unset for AWS itself. */
+  GATEWAY_S3_ENDPOINT: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  GATEWAY_S3_REGION: z.string().default('us-east-1'),
+  GATEWAY_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /** Prefix of the object keys, so one bucket can hold other things too. */
+  GATEWAY_S3_KEY_PREFIX: z.string().default('files/'),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

@@ -1,6 +1,7 @@
 import type { UsageRecorder } from '../billing/usage-recorder';
 import type { Catalog } from '../catalog/catalog';
 import type { ChatService } from '../chat/chat-service';
+import type { FileService } from '../files/file-service';
 import type { KeyStore } from '../keys/key-store';
 import type { Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
@@ -16,6 +17,7 @@ export interface GraphqlServices {
   chat: ChatService;
   videos: VideoService;
   usage: UsageQueries;
+  files: FileService;
   recorder: UsageRecorder;
   logger: Logger;
 }

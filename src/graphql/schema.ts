@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { CatalogResolver } from './resolvers/catalog-resolver';
 import { ChatCompletionResolver } from './resolvers/chat-completion-resolver';
+import { FileResolver } from './resolvers/file-resolver';
 import { TaskResolver } from './resolvers/task-resolver';
 import { UsageResolver } from './resolvers/usage-resolver';
 
@@ -11,7 +12,7 @@ import { UsageResolver } from './resolvers/usage-resolver';
  * the chat service.
  */
 export function buildGatewaySchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, ChatCompletionResolver, TaskResolver], pubSub: NO_TOPICS, validate: false });
+  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, ChatCompletionResolver, TaskResolver, FileResolver], pubSub: NO_TOPICS, validate: false });
 }
 
 /** type-graphql asks for a topic pub/sub whenever a schema has subscriptions; none of the gateway's uses topics. */

@@ -5,14 +5,39 @@ import { toEnvelope } from '../errors/gateway-error';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import { locals } from './request-locals';
 
+/** How one API frames its events: chat completions send bare `data:` lines and `[DONE]`; Responses name each event. */
+export interface SseStyle {
+  frame(item: object): string;
+  end: string;
+  error(envelope: ReturnType<typeof toEnvelope>): string;
+}
+
+/** Chat completions: `data: {...}`, then `data: [DONE]`; an error is a last `data: {"error": ...}` with no [DONE]. */
+export const CHAT_SSE: SseStyle = {
+  frame: (item) => `data: ${JSON.stringify(item)}\n\n`,
+  end: 'data: [DONE]\n\n',
+  error: (envelope) => `data: ${JSON.stringify(envelope)}\n\n`,
+};
+
 /**
- * Writes a stream of JSON objects as Server-Sent Events (`data: {...}`),
- * ending with `data: [DONE]`. Honours backpressure, and stops pulling from
- * the source as soon as the client goes away. An error after the stream has
- * started is sent as a final `data: {"error": ...}` event (what OpenAI's
- * clients expect) with no [DONE], so the client knows the answer is incomplete.
+ * Responses: `event: <type>` before each `data:` (the type is also in the
+ * data), no end marker (`response.completed` is the end); an error is an
+ * `error` event, which the official SDK raises as an APIError.
  */
-export async function writeSse(res: ServerResponse, source: AsyncGenerator<object>, logger: Logger): Promise<void> {
+export const RESPONSES_SSE: SseStyle = {
+  frame: (item) => `event: ${(item as { type?: string }).type ?? 'message'}\ndata: ${JSON.stringify(item)}\n\n`,
+  end: '',
+  error: (envelope) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: envelope.error.code, message: envelope.error.message, param: envelope.error.param ?? null, request_id: envelope.error.request_id })}\n\n`,
+};
+
+/**
+ * Writes a stream of JSON objects as Server-Sent Events in an API's style.
+ * Honours backpressure, and stops pulling from the source as soon as the
+ * client goes away. An error after the stream has started is sent as a
+ * final error event with no end marker, so the client knows the answer is
+ * incomplete.
+ */
+export async function writeSse(res: ServerResponse, source: AsyncGenerator<object>, logger: Logger, style: SseStyle = CHAT_SSE): Promise<void> {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
@@ -23,13 +48,13 @@ export async function writeSse(res: ServerResponse, source: AsyncGenerator<objec
   try {
     for await (const item of source) {
       if (res.destroyed) break;
-      if (!res.write(`data: ${JSON.stringify(item)}\n\n`)) await drained(res);
+      if (!res.write(style.frame(item))) await drained(res);
     }
-    if (!res.destroyed) res.end('data: [DONE]\n\n');
+    if (!res.destroyed) res.end(style.end);
   } catch (err) {
     const gatewayError = toGatewayError(err);
     if (!gatewayError) logger.error('stream failed', { request_id: locals(res).requestId, err });
-    if (!res.destroyed) res.end(`data: ${JSON.stringify(toEnvelope(gatewayError ?? Errors.internal(), locals(res).requestId))}\n\n`);
+    if (!res.destroyed) res.end(style.error(toEnvelope(gatewayError ?? Errors.internal(), locals(res).requestId)));
   } finally {
     await source.return(undefined);
   }

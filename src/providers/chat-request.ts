@@ -23,7 +23,28 @@ export const imagePartSchema = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: httpsOrDataUrl, detail: z.enum(['auto', 'low', 'high']).optional() }),
 });
-const userPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema]);
+/**
+ * A document given inline (OpenAI's `file` part): a base64 data URL and its
+ * name. A `file_id` is not taken here: chat does not dereference uploaded
+ * files; PDFs and large documents by id go through `/v1/responses`.
+ */
+export const filePartSchema = z.object({
+  type: z.literal('file'),
+  file: z
+    .object({
+      file_data: z.string().regex(/^data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*$/, 'must be a base64 data URL (data:<media type>;base64,...)').optional(),
+      filename: z.string().max(1024).optional(),
+      file_id: z.string().optional(),
+    })
+    .superRefine((file, ctx) => {
+      if (file.file_id) {
+        ctx.addIssue({ code: 'custom', path: ['file_id'], message: 'is not dereferenced by chat completions; send the file to POST /v1/responses as an input_file with this file_id, or inline it here as file_data' });
+      } else if (!file.file_data) {
+        ctx.addIssue({ code: 'custom', path: ['file_data'], message: 'is required: the file as a base64 data URL' });
+      }
+    }),
+});
+const userPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema]);
 
 const toolCallSchema = z.object({
   id: z.string().min(1),

@@ -26,6 +26,8 @@ export interface TestGateway {
   gateway: RunningGateway;
   /** The PostgreSQL database of this gateway (postgres variant only). */
   databaseUrl?: string;
+  /** GATEWAY_DATA_DIR of this gateway (PGlite's folder, the usage spool, local file storage). */
+  dataDir: string;
   createKey(body?: { name?: string; models?: string[]; expires_at?: string }): Promise<string>;
   close(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     simulatorUrl: gateway.simulator?.url ?? '',
     gateway,
     databaseUrl: pg?.url,
+    dataDir: env.dataDir,
     async createKey(body = {}) {
       const res = await fetch(`${gateway.url}/api/admin/keys`, {
         method: 'POST',

@@ -69,6 +69,20 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
+  it('sends a PDF as a base64 document, a text file as a text document, and refuses other kinds by name', () => {
+    const file = (mediaType: string, data: string, filename?: string): ChatMessage => ({
+      role: 'user', content: [{ type: 'file', file: { file_data: `data:${mediaType};base64,${data}`, ...(filename ? { filename } : {}) } }],
+    });
+    const text = Buffer.from('hello, world').toString('base64');
+    expect(convertToAnthropicMessages([file('application/pdf', 'JVBERi0=', 'a.pdf')], thinkingOff).messages[0]!.content).toEqual([
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'a.pdf' },
+    ]);
+    expect(convertToAnthropicMessages([file('text/csv', text)], thinkingOff).messages[0]!.content).toEqual([
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'hello, world' } },
+    ]);
+    expect(() => convertToAnthropicMessages([file('application/zip', 'UEsDBA==', 'x.zip')], thinkingOff)).toThrow('not application/zip ("x.zip")');
+  });
+
   it('sends images inline as base64 or by URL', () => {
     const messages: ChatMessage[] = [
       {

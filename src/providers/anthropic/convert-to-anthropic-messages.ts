@@ -1,4 +1,5 @@
 import type { CacheControl, ChatMessage, ReasoningDetail } from '../chat-request';
+import { parseDataUrl } from '../data-url';
 import { UnsupportedParameterError } from '../unsupported-parameter';
 
 /**
@@ -18,12 +19,15 @@ export interface AnthropicTextBlock {
 
 export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
+export type AnthropicDocumentSource = { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string };
+
 export type AnthropicThinkingBlockParam = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 export type AnthropicContentBlockParam =
   | AnthropicTextBlock
   | AnthropicThinkingBlockParam
   | { type: 'image'; source: AnthropicImageSource }
+  | { type: 'document'; source: AnthropicDocumentSource; title?: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicTextBlock[] };
 
@@ -90,7 +94,28 @@ function textBlocks(content: string | readonly { text: string; cache_control?: C
 type UserPart = Exclude<Extract<ChatMessage, { role: 'user' }>['content'], string>[number];
 
 function userPart(part: UserPart): AnthropicContentBlockParam[] {
-  return part.type === 'text' ? textBlocks([part]) : [{ type: 'image', source: imageSource(part.image_url.url) }];
+  if (part.type === 'text') return textBlocks([part]);
+  if (part.type === 'file') return [documentBlock(part.file.file_data!, part.file.filename)];
+  return [{ type: 'image', source: imageSource(part.image_url.url) }];
+}
+
+/** Text-like documents Anthropic reads as plain text. */
+const PLAIN_TEXT_TYPES = /^(text\/[\w.+-]+|application\/(json|xml|x-yaml|yaml|csv))$/;
+
+/**
+ * An inline document: a PDF as base64, a text-like file as its text. Other
+ * kinds (Office files, archives) Anthropic cannot read, and are refused by
+ * name rather than sent to fail upstream.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/pdf-support
+ */
+function documentBlock(fileData: string, filename: string | undefined): AnthropicContentBlockParam {
+  const parsed = parseDataUrl(fileData)!;
+  const title = filename ? { title: filename } : {};
+  if (parsed.mediaType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: parsed.base64 }, ...title };
+  if (PLAIN_TEXT_TYPES.test(parsed.mediaType)) {
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(parsed.base64, 'base64').toString('utf8') }, ...title };
+  }
+  throw new UnsupportedParameterError('messages', `Anthropic models read PDF and plain-text documents, not ${parsed.mediaType}${filename ? ` ("${filename}")` : ''}; convert it to PDF or text.`);
 }
 
 /**

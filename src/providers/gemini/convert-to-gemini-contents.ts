@@ -3,6 +3,7 @@ import { UnsupportedParameterError } from '../unsupported-parameter';
 import type { ImageDownloadLimits } from './download-image';
 import type { GeminiContent, GeminiPart } from './gemini-api';
 import { GeminiImageParts } from './gemini-image-part';
+import { parseDataUrl } from '../data-url';
 
 /**
  * OpenAI chat messages as Gemini contents. Gemini has two roles: system and
@@ -66,9 +67,15 @@ function joinedText(content: TextContent): string {
 /** Image parts given by URL are filled in later, by `GeminiImageParts.downloadAll`. */
 function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], at: string, images: GeminiImageParts): GeminiPart[] {
   if (typeof content === 'string') return [{ text: content }];
-  return content.map((part, index) =>
-    part.type === 'text' ? { text: part.text } : images.part(part.image_url.url, `${at}.content[${index}].image_url.url`),
-  );
+  return content.map((part, index) => {
+    if (part.type === 'text') return { text: part.text };
+    if (part.type === 'file') {
+      // Documents (PDFs, text) go inline with their media type, as images do.
+      const { mediaType, base64 } = parseDataUrl(part.file.file_data!)!;
+      return { inlineData: { mimeType: mediaType, data: base64 } };
+    }
+    return images.part(part.image_url.url, `${at}.content[${index}].image_url.url`);
+  });
 }
 
 /** Text first, then one `functionCall` part per tool call; empty text is left out, as Gemini rejects empty parts. */

@@ -1,9 +1,10 @@
 import type { ChatAdapter, ChatCall, ChatResult, ChatStreamEvent } from '../chat-adapter';
 import type { ChatCompletion, ChatCompletionChunk } from '../chat-types';
-import { readBodyText, readSseEvents, releaseBody, sendUpstream, toStreamReadError, toUpstreamError } from '../http-client';
+import { readBodyText, readSseEvents, releaseBody, toStreamReadError, toUpstreamError } from '../http-client';
 import { UpstreamError } from '../upstream-error';
 import { openAIChatChunkSchema, openAIChatCompletionSchema } from './openai-api';
-import { openAIErrorFromResponse, openAIStreamError } from './openai-errors';
+import { openAIErrorFromResponse, openAIStreamCut, openAIStreamError } from './openai-errors';
+import { postOpenAIJson } from './openai-post';
 import { toOpenAIChatBody } from './openai-request';
 import { convertOpenAIUsage } from './openai-usage';
 import { parseJsonOrUndefined } from '../parse-json';
@@ -58,25 +59,13 @@ export const openAIChatAdapter: ChatAdapter = {
       releaseBody(res.body, sawDone);
     }
     if (!sawDone && !sawFinish && !call.signal.aborted) {
-      throw new UpstreamError('the upstream stream ended before the answer was complete', { status: 502, retryable: true, cause: 'stream_cut' });
+      throw openAIStreamCut();
     }
   },
 };
 
 function post(call: ChatCall, stream: boolean) {
-  const body = toOpenAIChatBody(call.request, call.upstreamModel, stream);
-  return sendUpstream({
-    url: `${call.provider.baseUrl}/chat/completions`,
-    headers: {
-      'content-type': 'application/json',
-      accept: stream ? 'text/event-stream' : 'application/json',
-      authorization: `Bearer ${call.provider.apiKey}`,
-      ...call.provider.headers,
-    },
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeoutMs: call.provider.timeoutMs,
-  });
+  return postOpenAIJson(call.provider, '/chat/completions', toOpenAIChatBody(call.request, call.upstreamModel, stream), stream, call.signal);
 }
 
 function familyLabel(call: ChatCall): string {

@@ -25,6 +25,11 @@ export function openAIStreamError(payload: { error?: unknown }): UpstreamError {
   });
 }
 
+/** A stream that closed before its answer was complete; retryable, since another attempt starts the answer afresh. */
+export function openAIStreamCut(): UpstreamError {
+  return new UpstreamError('the upstream stream ended before the answer was complete', { status: 502, retryable: true, cause: 'stream_cut' });
+}
+
 function parseOpenAIErrorBody(text: string): { message?: string; type?: string; code?: string; param?: string } | undefined {
   try {
     const parsed = JSON.parse(text) as { error?: unknown };

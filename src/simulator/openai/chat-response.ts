@@ -27,10 +27,15 @@ export function completionIdentity(request: ChatRequest): CompletionIdentity {
     id: randomAlphanumericId('chatcmpl-', 29),
     created: Math.floor(Date.now() / 1000),
     model: request.model,
-    service_tier: request.service_tier && ECHOED_SERVICE_TIERS.has(request.service_tier) ? request.service_tier : 'default',
+    service_tier: servedServiceTier(request.service_tier),
     // Stable per model, as a real deployment's fingerprint is between releases.
     system_fingerprint: `fp_${hashString(request.model).toString(16).padStart(10, '0')}`,
   };
+}
+
+/** The tier an answer reports for the one asked; the Responses API reports it the same way. */
+export function servedServiceTier(requested: string | null | undefined): string {
+  return requested && ECHOED_SERVICE_TIERS.has(requested) ? requested : 'default';
 }
 
 export function chatCompletionBody(identity: CompletionIdentity, answer: ChatAnswer, usage: ChatUsage): object {

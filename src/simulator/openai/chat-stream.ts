@@ -109,7 +109,7 @@ function argumentFragments(call: GeneratedToolCall, index: number, frames: Chunk
  */
 const PADDING_SOURCE = 'Qup1BsQ3yhjoJbEFdTh7vk2LmXc9';
 
-function obfuscationPadding(sequence: number): string {
+export function obfuscationPadding(sequence: number): string {
   const start = sequence % 10;
   return PADDING_SOURCE.slice(start, start + 1 + ((sequence * 7) % 12));
 }

@@ -90,12 +90,13 @@ function countPartTokens(part: ContentPart): number {
   return typeof part.text === 'string' ? countTextTokens(part.text) : 0;
 }
 
-function countAnswerTokens(answer: ChatAnswer): number {
+export function countAnswerTokens(answer: ChatAnswer): number {
   if (answer.kind === 'text') return countTextTokens(answer.content);
   return answer.toolCalls.reduce((sum, call) => sum + countTextTokens(call.name) + countTextTokens(call.arguments), 0);
 }
 
-function cachedTokens(promptTokens: number): number {
+/** The part of a prompt reported as read from the prompt cache (see the rule above); also the Responses simulator's rule. */
+export function cachedTokens(promptTokens: number): number {
   if (promptTokens <= CACHE_MINIMUM_TOKENS) return 0;
   const half = Math.floor(promptTokens / 2 / CACHE_BLOCK_TOKENS) * CACHE_BLOCK_TOKENS;
   return Math.max(CACHE_MINIMUM_TOKENS, half);

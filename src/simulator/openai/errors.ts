@@ -30,7 +30,8 @@ export function openaiErrorEnvelope(error: OpenAIError): { error: OpenAIErrorObj
   return { error: error.error };
 }
 
-function invalidRequest(status: number, message: string, param: string | null = null, code: string | null = null): OpenAIError {
+/** An `invalid_request_error` with the given status, message, param and code, for errors no helper below names. */
+export function invalidRequest(status: number, message: string, param: string | null = null, code: string | null = null): OpenAIError {
   return { status, error: { message, type: 'invalid_request_error', param, code } };
 }
 

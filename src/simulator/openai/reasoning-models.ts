@@ -29,13 +29,15 @@ export function reasoningParameterError(request: ChatRequest): OpenAIError | und
   if (request.temperature !== undefined && request.temperature !== null && request.temperature !== 1) {
     return unsupportedValue('temperature', `does not support ${request.temperature} with this model. Only the default (1) value is supported.`);
   }
-  const effort = request.reasoning_effort;
-  const efforts = effortsOf(request.model);
-  if (effort !== undefined && effort !== null && !(efforts as readonly string[]).includes(effort)) {
-    const listed = efforts.map((e) => `'${e}'`);
-    return unsupportedValue('reasoning_effort', `does not support '${effort}' with this model. Supported values are: ${listed.slice(0, -1).join(', ')}, and ${listed.at(-1)}.`);
-  }
-  return undefined;
+  return unsupportedEffortError('reasoning_effort', request.model, request.reasoning_effort);
+}
+
+/** An effort the model does not take, under the parameter that carries it (`reasoning_effort` in Chat, `reasoning.effort` in Responses). */
+export function unsupportedEffortError(param: string, model: string, effort: string | null | undefined): OpenAIError | undefined {
+  const efforts = effortsOf(model);
+  if (effort === undefined || effort === null || (efforts as readonly string[]).includes(effort)) return undefined;
+  const listed = efforts.map((e) => `'${e}'`);
+  return unsupportedValue(param, `does not support '${effort}' with this model. Supported values are: ${listed.slice(0, -1).join(', ')}, and ${listed.at(-1)}.`);
 }
 
 /** The reasoning tokens an answer spends before its visible text; 0 for models that do not reason. */

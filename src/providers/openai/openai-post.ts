@@ -1,0 +1,23 @@
+import { type UpstreamResponse, sendUpstream } from '../http-client';
+import type { ResolvedProvider } from '../resolved-provider';
+
+/**
+ * A JSON POST to an endpoint of an OpenAI-style API, as every OpenAI
+ * adapter sends it: under the provider's base URL, with its bearer key and
+ * its configured headers, within its time-out. Resolves once the response
+ * headers arrived; the body is left to read.
+ */
+export function postOpenAIJson(provider: ResolvedProvider, path: string, body: unknown, stream: boolean, signal: AbortSignal): Promise<UpstreamResponse> {
+  return sendUpstream({
+    url: `${provider.baseUrl}${path}`,
+    headers: {
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+      authorization: `Bearer ${provider.apiKey}`,
+      ...provider.headers,
+    },
+    body: JSON.stringify(body),
+    signal,
+    timeoutMs: provider.timeoutMs,
+  });
+}

@@ -1,0 +1,182 @@
+import { measuredFromProvider } from '../billing/measured-usage';
+import type { Candidate, Catalog } from '../catalog/catalog';
+import { endpointMode } from '../catalog/catalog-entry';
+import type { ChatService } from '../chat/chat-service';
+import { parseRequest } from '../errors/parse-request';
+import type { RequestContext } from '../model-call/request-context';
+import { CLIENT_CLOSED_REQUEST, countUpstreamError, settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
+import { toGatewayError } from '../model-call/to-gateway-error';
+import type { GatewayMetrics } from '../observability/metrics';
+import { openaiResponsesAdapter, type ResponsesCall, type ResponsesStreamEvent } from '../providers/openai/openai-responses';
+import type { ProviderUsage } from '../providers/usage';
+import { checkBridgeable } from './bridge/bridge-limits';
+import { toResponse } from './bridge/chat-to-response';
+import { toResponseEvents, type ResponseEvent } from './bridge/response-events';
+import { toChatRequest } from './bridge/responses-to-chat';
+import { dereferenceFiles, type OwnedFiles } from './file-dereference';
+import { responseId } from './response-object';
+import { responsesRequestSchema, type ResponsesRequest } from './responses-request-schema';
+import { estimateResponsesUsage } from './responses-usage';
+
+export const RESPONSES_ENDPOINT = '/v1/responses';
+const RESPONSES_ENTRY = { type: 'responses' as const, path: RESPONSES_ENDPOINT };
+
+/** What a Responses call answers: the body (an object, or events) and the headers that go with it. */
+export interface ResponsesAnswer<T> {
+  body: T;
+  headers: Record<string, string>;
+}
+
+interface Prepared {
+  req: ResponsesRequest;
+  /** The request as the client sent it, files dereferenced: what a native route forwards. */
+  forward: Record<string, unknown>;
+  native: Candidate[];
+  headers: Record<string, string>;
+}
+
+/**
+ * `POST /v1/responses`. A model whose catalog entry serves `/v1/responses`
+ * natively gets the request forwarded to an upstream that speaks Responses
+ * (its answer and its events passed through, ids and model name made the
+ * gateway's); any other goes through the stateless bridge: the request
+ * becomes a chat request, the chat service serves it (routing, reasoning
+ * rules, fallback, usage record), and its answer becomes a response. Either
+ * way, files named by id are dereferenced first, and the usage record is
+ * written like chat's.
+ */
+export class ResponsesService {
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly chat: ChatService,
+    private readonly files: OwnedFiles,
+    private readonly metrics: GatewayMetrics,
+  ) {}
+
+  async create(ctx: RequestContext, raw: unknown): Promise<ResponsesAnswer<Record<string, unknown>>> {
+    const prepared = await this.prepare(ctx, raw);
+    const { req, headers } = prepared;
+    const id = responseId(ctx.requestId);
+    const createdAt = Math.floor(Date.now() / 1000);
+    if (!prepared.native.length) {
+      const completion = await this.chat.complete(ctx, toChatRequest({ ...req, stream: false }), RESPONSES_ENTRY);
+      return { body: toResponse(req, completion, id, createdAt), headers };
+    }
+    const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
+      const result = await openaiResponsesAdapter.create(this.call(ctx, attempt.candidate, prepared.forward, false));
+      const response = present(result.response, id, req.model);
+      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
+      await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
+      return response;
+    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type) });
+    return { body, headers };
+  }
+
+  /**
+   * A streamed response. Resolves once the upstream accepted the call, so
+   * that a failure before any byte reached the client can still move to the
+   * next route; after that, the stream is committed.
+   */
+  async stream(ctx: RequestContext, raw: unknown): Promise<ResponsesAnswer<AsyncGenerator<ResponseEvent>>> {
+    const prepared = await this.prepare(ctx, raw);
+    const { req, headers } = prepared;
+    const id = responseId(ctx.requestId);
+    const createdAt = Math.floor(Date.now() / 1000);
+    if (!prepared.native.length) {
+      const chunks = await this.chat.stream(ctx, toChatRequest({ ...req, stream: true }), RESPONSES_ENTRY);
+      return { body: toResponseEvents(req, chunks, id, createdAt), headers };
+    }
+    const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
+      const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt.candidate, prepared.forward, true));
+      const first = await upstream.next();
+      return this.relay(ctx, req, attempt, upstream, first, id);
+    }, { wasStreaming: true });
+    return { body, headers };
+  }
+
+  /** Validates, picks native or bridge, checks what the bridge can carry, and dereferences files: all before any upstream call. */
+  private async prepare(ctx: RequestContext, raw: unknown): Promise<Prepared> {
+    ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
+    const parsed = parseRequest(responsesRequestSchema, raw);
+    const candidates = this.catalog.resolve(parsed.model, ctx.principal, 'responses', RESPONSES_ENDPOINT);
+    const native = endpointMode(candidates[0]!.model, 'responses') === 'native';
+    const headers: Record<string, string> = {};
+    if (!native) {
+      checkBridgeable(parsed, candidates[0]!.model.id);
+      if (parsed.store === undefined || parsed.store === null) headers['X-Svc-Warning'] = 'stateless_bridge';
+    }
+    const { request: req, dereferenced } = await dereferenceFiles(parsed, ctx.principal, this.files);
+    if (dereferenced) headers['X-Svc-File-Dereference'] = '1';
+    const forward = { ...(raw as Record<string, unknown>), input: req.input };
+    return { req, forward, native: native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [], headers };
+  }
+
+  private call(ctx: RequestContext, candidate: Candidate, body: Record<string, unknown>, stream: boolean): ResponsesCall {
+    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, body: { ...body, stream }, signal: ctx.signal };
+  }
+
+  /** Passes the upstream's events through in order (its ids and model made the gateway's) and settles the usage record at the end. */
+  private async *relay(
+    ctx: RequestContext,
+    req: ResponsesRequest,
+    attempt: RouteAttempt,
+    upstream: AsyncGenerator<ResponsesStreamEvent>,
+    first: IteratorResult<ResponsesStreamEvent>,
+    id: string,
+  ): AsyncGenerator<ResponseEvent> {
+    let providerUsage: ProviderUsage | null = null;
+    let outputText = '';
+    let ttftMs: number | null = null;
+    let finished = false;
+    let failure: unknown;
+    try {
+      for (let step = first; !step.done; step = await upstream.next()) {
+        const event = step.value;
+        if (event.type === 'usage') {
+          providerUsage = event.usage;
+          continue;
+        }
+        const data = event.data;
+        if (data.response && typeof data.response === 'object') present(data.response as Record<string, unknown>, id, req.model);
+        if (typeof data.delta === 'string') {
+          outputText += data.delta;
+          if (ttftMs === null) ttftMs = ctx.ticket.elapsedMs();
+        }
+        yield data as ResponseEvent;
+      }
+      finished = true;
+    } catch (err) {
+      failure = err;
+    } finally {
+      if (!finished) await upstream.return(undefined).catch(() => undefined);
+      const clientGone = ctx.signal.aborted;
+      const usage = providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type);
+      const error = failure && !clientGone ? toGatewayError(failure) : undefined;
+      if (failure && !clientGone) countUpstreamError(this.metrics, attempt.candidate, failure);
+      await ctx.ticket.settle(settlementOf(attempt, {
+        statusCode: finished ? 200 : clientGone ? CLIENT_CLOSED_REQUEST : error?.status ?? 500,
+        usage,
+        charge: finished || clientGone,
+        ttftMs,
+        wasStreaming: true,
+        errorCode: finished ? null : clientGone ? 'client_closed_request' : error?.code ?? 'internal_error',
+      }));
+    }
+    if (failure && !ctx.signal.aborted) throw toGatewayError(failure) ?? failure;
+  }
+}
+
+/** The gateway's id and the requested model name on an upstream's response: which upstream served it stays internal. */
+function present(response: Record<string, unknown>, id: string, model: string): Record<string, unknown> {
+  response.id = id;
+  response.model = model;
+  return response;
+}
+
+/** The text a response produced, for a local estimate when the upstream gave no usage. */
+function outputTextOf(response: Record<string, unknown>): string {
+  const output = Array.isArray(response.output) ? (response.output as Record<string, unknown>[]) : [];
+  return output
+    .flatMap((item) => (Array.isArray(item.content) ? (item.content as { text?: string }[]).map((c) => c.text ?? '') : [String(item.arguments ?? '')]))
+    .join('');
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isBase64DataUrl, isHttpsUrl } from './data-url';
 
 /**
  * `POST /v1/chat/completions` request, in the OpenAI wire shape. Unknown
@@ -6,10 +7,12 @@ import { z } from 'zod';
  * understands never reaches another that would reject the whole call.
  */
 
+const CHAT_IMAGE_TYPES = /^image\/(png|jpe?g|gif|webp)$/;
+
 const httpsOrDataUrl = z
   .string()
   .max(30 * 1024 * 1024)
-  .refine((url) => /^https:\/\/[^\s]+$/i.test(url) || /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$/i.test(url), {
+  .refine((url) => isHttpsUrl(url) || isBase64DataUrl(url, (type) => CHAT_IMAGE_TYPES.test(type), { whitespace: true }), {
     message: 'must be an https:// URL or a data:image/(png|jpeg|gif|webp);base64 URL',
   });
 
@@ -32,7 +35,10 @@ export const filePartSchema = z.object({
   type: z.literal('file'),
   file: z
     .object({
-      file_data: z.string().regex(/^data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]*$/, 'must be a base64 data URL (data:<media type>;base64,...)').optional(),
+      file_data: z
+        .string()
+        .refine((url) => isBase64DataUrl(url, () => true, { whitespace: true, empty: true }), 'must be a base64 data URL (data:<media type>;base64,...)')
+        .optional(),
       filename: z.string().max(1024).optional(),
       file_id: z.string().optional(),
     })

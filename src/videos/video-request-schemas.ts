@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
+import { isBase64DataUrl, isHttpsUrl } from '../providers/data-url';
 
 /**
  * Submission bodies, built from each model's catalog capabilities so that the
@@ -23,7 +24,7 @@ const prompt = z
 export const startImageUrl = z
   .string()
   .max(15 * 1024 * 1024)
-  .refine((url) => /^https:\/\/[^\s]{1,2040}$/i.test(url) || /^data:image\/(png|jpe?g|webp);base64,[A-Za-z0-9+/=]+$/i.test(url), {
+  .refine((url) => isHttpsUrl(url, 2048) || isBase64DataUrl(url, (type) => /^image\/(png|jpe?g|webp)$/.test(type)), {
     message: 'must be an https:// URL or a data:image/(png|jpeg|webp);base64 URL',
   });
 

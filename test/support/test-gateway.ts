@@ -3,7 +3,7 @@ import { readEnv } from '../../src/config/env';
 import { loadGatewayConfig, validateConfig } from '../../src/config/load-config';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 import { startGateway, type RunningGateway } from '../../src/gateway';
-import { createLogger, silentLogger } from '../../src/observability/logger';
+import { createLogger } from '../../src/observability/logger';
 import { freshPgliteDataDir } from './pglite-template';
 import { createTestDatabase } from './postgres-database';
 
@@ -29,6 +29,8 @@ export interface TestGateway {
   /** GATEWAY_DATA_DIR of this gateway (PGlite's folder, the usage spool, local file storage). */
   dataDir: string;
   createKey(body?: { name?: string; models?: string[]; expires_at?: string }): Promise<string>;
+  /** The gateway's error-level log lines so far (the first 200), for failure messages. */
+  errorLogs(): string[];
   close(): Promise<void>;
 }
 
@@ -57,7 +59,9 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   };
   const env = readEnv(rawEnv);
   const loaded = opts.config ? { config: validateConfig(opts.config, 'test config'), document: opts.config, source: 'test config' } : loadGatewayConfig(rawEnv);
-  const logger = process.env.TEST_LOGS ? createLogger('debug') : silentLogger;
+  // Error lines are kept (not printed): a test whose request failed unexpectedly can show why.
+  const errorLines: string[] = [];
+  const logger = process.env.TEST_LOGS ? createLogger('debug') : createLogger('error', {}, (line) => void (errorLines.length < 200 && errorLines.push(line)));
   const gateway = await startGateway({ env, rawEnv, loaded, logger });
   return {
     url: gateway.url,
@@ -66,6 +70,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     gateway,
     databaseUrl: pg?.url,
     dataDir: env.dataDir,
+    errorLogs: () => errorLines,
     async createKey(body = {}) {
       const res = await fetch(`${gateway.url}/api/admin/keys`, {
         method: 'POST',

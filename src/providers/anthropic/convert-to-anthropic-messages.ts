@@ -124,10 +124,9 @@ function documentBlock(fileData: string, filename: string | undefined): Anthropi
  * @see https://docs.anthropic.com/en/docs/build-with-claude/vision
  */
 export function imageSource(url: string): AnthropicImageSource {
-  const inline = /^data:(image\/[a-z]+);base64,(.*)$/is.exec(url);
+  const inline = parseDataUrl(url);
   if (!inline) return { type: 'url', url };
-  const mediaType = inline[1]!.toLowerCase();
-  return { type: 'base64', media_type: mediaType === 'image/jpg' ? 'image/jpeg' : mediaType, data: inline[2]!.replace(/\s+/g, '') };
+  return { type: 'base64', media_type: inline.mediaType === 'image/jpg' ? 'image/jpeg' : inline.mediaType, data: inline.base64 };
 }
 
 function toolResultContent(content: string | readonly { text: string }[]): string | AnthropicTextBlock[] {

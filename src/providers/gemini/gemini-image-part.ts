@@ -2,6 +2,7 @@ import { GatewayError } from '../../errors/gateway-error';
 import { UnsupportedParameterError } from '../unsupported-parameter';
 import { type ImageDownloadLimits, downloadImage, ImageBudgetExceededError, ImageByteBudget, ImageDownloadError, imageMediaType } from './download-image';
 import type { GeminiPart } from './gemini-api';
+import { parseDataUrl } from '../data-url';
 
 /**
  * OpenAI `image_url`s as Gemini `inlineData` parts: a data URL is unpacked
@@ -22,11 +23,8 @@ export class GeminiImageParts {
 
   /** The part for an image: filled in at once for a data URL, by `downloadAll` for a URL to fetch. */
   part(url: string, param: string): GeminiPart {
-    const dataUrl = /^data:([^;,]+);base64,(.*)$/is.exec(url);
-    if (dataUrl) {
-      const data = dataUrl[2]!;
-      return { inlineData: { mimeType: imageMediaType(dataUrl[1]), data: /\s/.test(data) ? data.replace(/\s+/g, '') : data } };
-    }
+    const dataUrl = parseDataUrl(url);
+    if (dataUrl) return { inlineData: { mimeType: imageMediaType(dataUrl.mediaType), data: dataUrl.base64 } };
     const part: GeminiPart = {};
     this.pending.push({ url, param, part });
     return part;

@@ -19,8 +19,19 @@ type Fields = { [field: string]: unknown };
 /** A fetched document's size is unknown here; a flat charge still shows in the usage that it arrived. */
 export const TOKENS_PER_FILE_URL = 256;
 
-const BASE64_DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)(?:;[\w-]+=[\w.-]+)*;base64,([A-Za-z0-9+/]*={0,2})$/;
-const WEB_URL = /^https?:\/\/\S+$/;
+/**
+ * A base64 data URL's media type, or undefined. The head is matched by a
+ * pattern and the payload searched for a bad character: a pattern spanning
+ * megabytes of payload exhausts V8's backtracking stack.
+ */
+function base64DataUrlType(url: string): string | undefined {
+  const comma = url.indexOf(',');
+  if (comma < 0 || comma > 256) return undefined;
+  const head = /^data:([\w.+-]+\/[\w.+-]+)(?:;[\w-]+=[\w.-]+)*;base64,$/.exec(url.slice(0, comma + 1));
+  const payload = url.slice(comma + 1);
+  return head && !/[^A-Za-z0-9+/=]/.test(payload) && !/=[^=]/.test(payload) ? head[1] : undefined;
+}
+const isWebUrl = (url: string) => /^https?:\/\//.test(url) && !/\s/.test(url) && url.length > 8;
 const IMAGE_DETAILS = ['low', 'high', 'auto'];
 
 export function imagePartError(part: Fields, path: string): OpenAIError | undefined {
@@ -30,8 +41,8 @@ export function imagePartError(part: Fields, path: string): OpenAIError | undefi
   if (part.detail !== undefined && part.detail !== null && !IMAGE_DETAILS.includes(String(part.detail))) {
     return invalidParameter(`${path}.detail`, `Invalid value: '${String(part.detail)}'. Supported values are: 'low', 'high', and 'auto'.`);
   }
-  if (WEB_URL.test(url)) return undefined;
-  const mediaType = BASE64_DATA_URL.exec(url)?.[1];
+  if (isWebUrl(url)) return undefined;
+  const mediaType = base64DataUrlType(url);
   if (mediaType?.startsWith('image/')) return undefined;
   const problem = mediaType ? `unsupported MIME type '${mediaType}'` : 'a value that is neither a URL nor a base64 data URL';
   return invalidParameter(
@@ -43,13 +54,13 @@ export function imagePartError(part: Fields, path: string): OpenAIError | undefi
 export function filePartError(part: Fields, path: string): OpenAIError | undefined {
   if (typeof part.file_id === 'string') return fileNotFound(part.file_id, `${path}.file_id`);
   if (typeof part.file_data === 'string') {
-    if (!BASE64_DATA_URL.test(part.file_data)) {
+    if (base64DataUrlType(part.file_data) === undefined) {
       return invalidParameter(`${path}.file_data`, `Invalid '${path}.file_data'. Expected a base64-encoded data URL (e.g. 'data:application/pdf;base64,JVBERi0...').`);
     }
     return typeof part.filename === 'string' && part.filename !== '' ? undefined : missingParameter(`${path}.filename`);
   }
   if (typeof part.file_url === 'string') {
-    return WEB_URL.test(part.file_url) ? undefined : invalidParameter(`${path}.file_url`, `Invalid '${path}.file_url': expected an http or https URL.`);
+    return isWebUrl(part.file_url) ? undefined : invalidParameter(`${path}.file_url`, `Invalid '${path}.file_url': expected an http or https URL.`);
   }
   return invalidRequest(400, `Invalid '${path}': expected one of 'file_id', 'file_data' or 'file_url'.`, path, 'missing_required_parameter');
 }

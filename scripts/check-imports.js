@@ -39,6 +39,8 @@ const LAYERS = {
   http: 5,
   // What every model call shares: request context, routing with fallback, error mapping.
   'model-call': 4,
+  // Requests and tokens per minute (rate-limiter-flexible): counted by http/, never importing a capability.
+  limits: 4,
   // Shared services.
   catalog: 3,
   billing: 2,
@@ -49,6 +51,8 @@ const LAYERS = {
   // Foundation.
   db: 0.5,
   observability: 0.5,
+  // Redis pub/sub between instances (on observability, for its logs and metrics).
+  pubsub: 0.5,
   errors: 0,
   config: 0,
   generated: 0,

@@ -22,6 +22,7 @@ import { requireApiKey } from './http/auth';
 import { answerClientError } from './http/client-error';
 import { OverloadGuard } from './http/overload-guard';
 import { KeyStore } from './keys/key-store';
+import { KeyChangeBus } from './keys/key-change-bus';
 import { modelsRouter } from './models/models-router';
 import { livenessRouter, opsRouter } from './observability/health-router';
 import { startOpsServer, type OpsServer } from './http/ops-server';
@@ -45,7 +46,11 @@ import { filesRouter } from './files/files-router';
 import { openFileStorage } from './files/storage/open-file-storage';
 import { FileSweeper } from './jobs/file-sweeper';
 import { ResponsesService } from './responses/responses-service';
+import { IdempotencyStore } from './http/idempotency-store';
+import { IdempotencySweeper } from './jobs/idempotency-sweeper';
 import { responsesRoute } from './responses/responses-router';
+import { RateLimits } from './limits/rate-limits';
+import { closeRateLimitRedis, openRateLimitRedis } from './limits/rate-limit-redis';
 
 export interface GatewayOptions {
   env: GatewayEnv;
@@ -110,7 +115,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const writer = new UsageWriter(db, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
   await writer.replaySpool();
   const recorder = new UsageRecorder(catalog, writer, metrics);
-  const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS);
+  // Without Redis there is one instance, and a revocation drops the key from its cache at once.
+  const keyChanges = env.REDIS_URL ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger, metrics, cacheMs: env.GATEWAY_KEY_CACHE_MS }) : undefined;
+  const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS, undefined, keyChanges);
+  keyChanges?.onKeyChanged((change) => keys.forget(change.key_id));
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
@@ -137,6 +145,17 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
+  const idempotency = new IdempotencyStore(db);
+  const rateLimitRedis = env.REDIS_URL ? await openRateLimitRedis(env.REDIS_URL, logger) : undefined;
+  const rateLimits = new RateLimits({
+    defaults: { keyRpm: env.GATEWAY_RATE_LIMIT_KEY_RPM, keyTpm: env.GATEWAY_RATE_LIMIT_KEY_TPM, accountRpm: env.GATEWAY_RATE_LIMIT_ACCOUNT_RPM, accountTpm: env.GATEWAY_RATE_LIMIT_ACCOUNT_TPM },
+    modelLimits: (name) => {
+      const model = catalog.model(name);
+      return model?.config.rate_limits ? { id: model.id, ...model.config.rate_limits } : undefined;
+    },
+    redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
+  });
+  const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
   const apiKey = requireApiKey(keys);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
@@ -148,14 +167,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     ],
     authenticated: [
       modelsRouter(catalog),
-      videosRouter(videos, recorder, logger, jsonBody),
+      videosRouter(videos, recorder, logger, jsonBody, idempotency, rateLimits),
       usageRouter(services.usage),
       filesRouter(files),
     ],
     direct: [
-      chatRoute(services.chat, { recorder, logger, jsonBody }),
-      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody }),
-      embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody }),
+      chatRoute(services.chat, { recorder, logger, jsonBody, idempotency, rateLimits }),
+      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
+      embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
     ],
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
@@ -175,6 +194,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
   poller?.start();
   fileSweeper.start();
+  idempotencySweeper.start();
   logger.info('gateway listening', {
     url, config: opts.loaded.source, models: catalog.allModels().length, catalog_revision: catalogSync.revision, pricing_version: catalog.contents.pricing.version,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
@@ -192,7 +212,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
       // The poller stops at once (its polls in flight are abandoned; their leases run out for another instance).
       const pollerStopped = poller?.stop();
-      const sweeperStopped = fileSweeper.stop();
+      const sweeperStopped = Promise.all([fileSweeper.stop(), idempotencySweeper.stop()]);
       catalogSync.stop();
       const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
@@ -211,6 +231,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       const flushed = await writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
       if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
       await taskUpdates.close();
+      if (rateLimitRedis) await closeRateLimitRedis(rateLimitRedis);
+      await keyChanges?.close();
       await opsServer?.close();
       await fileStorage.close();
       await simulator?.close();

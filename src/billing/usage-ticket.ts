@@ -32,6 +32,8 @@ export class UsageTicket {
   private markedClientGone = false;
   /** The record is committed (or spooled): a mark can follow it. */
   private written = false;
+  /** Told the settlement as it is made (before the write): rate limits correct their token estimate here. */
+  private settledListeners: ((s: Settlement) => void)[] = [];
 
   /**
    * Records what the client asked for before it is validated, so a refused
@@ -54,6 +56,11 @@ export class UsageTicket {
     recorder.opened(this);
   }
 
+  /** Calls `listener` once, synchronously, with the settlement (no database wait); a listener must not throw. */
+  onSettled(listener: (s: Settlement) => void): void {
+    this.settledListeners.push(listener);
+  }
+
   get isSettled(): boolean {
     return this.settled;
   }
@@ -66,6 +73,7 @@ export class UsageTicket {
     if (this.settled) return;
     this.settled = true;
     this.settledStatus = s.statusCode;
+    for (const listener of this.settledListeners) listener(s);
     let written: Promise<void>;
     try {
       // The record is in the writer's queue once this returns; only its commit is awaited below.

@@ -56,6 +56,15 @@ const envSchema = z.object({
   GATEWAY_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   /** Prefix of the object keys, so one bucket can hold other things too. */
   GATEWAY_S3_KEY_PREFIX: z.string().default('files/'),
+  /** Rate limits per API key and per account, per minute (0: no limit); per model in the catalog (`rate_limits`). */
+  GATEWAY_RATE_LIMIT_KEY_RPM: intFromEnv(0),
+  GATEWAY_RATE_LIMIT_KEY_TPM: intFromEnv(0),
+  GATEWAY_RATE_LIMIT_ACCOUNT_RPM: intFromEnv(0),
+  GATEWAY_RATE_LIMIT_ACCOUNT_TPM: intFromEnv(0),
+  /** With REDIS_URL, when Redis cannot count: `open` (count per process, warn) or `closed` (503 rate_limit_unavailable). */
+  GATEWAY_RATE_LIMIT_REDIS_DOWN: z.enum(['open', 'closed']).default('open'),
+  /** Prefix of the rate-limit counters in Redis, so several gateways (or tests) can share one Redis. */
+  GATEWAY_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('gateway:ratelimit'),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

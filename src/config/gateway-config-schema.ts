@@ -171,6 +171,8 @@ export const modelSchema = z.strictObject({
   video: videoCapabilitiesSchema.optional(),
   embedding: z.strictObject({ dimensions: z.number().int().positive(), max_inputs: z.number().int().positive().default(2048) }).optional(),
   pricing: pricingSchema,
+  /** Requests and tokens per minute for this model, across all keys and instances (unset: no limit). */
+  rate_limits: z.strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() }).optional(),
   routes: z.array(modelRouteSchema).min(1),
 });
 

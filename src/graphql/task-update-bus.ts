@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { GatewayError } from '../errors/gateway-error';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
+import { RedisChannel, redactedUrl, type ChannelMessage } from '../pubsub/redis-channel';
 import type { TaskEvents } from '../videos/task-events';
 import { taskSnapshot, type TaskSnapshot } from '../videos/video-views';
 
@@ -28,30 +27,21 @@ export type TaskUpdateStream = AsyncIterableIterator<TaskSnapshot> & { return():
  */
 export class TaskUpdateBus implements TaskEvents {
   private readonly byKey = new Map<string, Set<Subscriber>>();
-  private readonly origin = randomUUID();
-  private lastWarning = 0;
+  private redis: RedisChannel | undefined;
 
-  private constructor(
-    readonly delivery: 'redis' | 'in-process',
-    private readonly logger: Logger,
-    private readonly metrics: GatewayMetrics,
-    private readonly redis?: { publish: Redis; subscribe: Redis },
-  ) {}
+  private constructor(readonly delivery: 'redis' | 'in-process') {}
 
-  static inProcess(logger: Logger, metrics: GatewayMetrics): TaskUpdateBus {
+  static inProcess(logger: Logger, _metrics: GatewayMetrics): TaskUpdateBus {
     logger.info('GraphQL subscriptions are delivered in-process; in-process delivery suits a single instance (set REDIS_URL to run several)');
-    return new TaskUpdateBus('in-process', logger, metrics);
+    return new TaskUpdateBus('in-process');
   }
 
   static throughRedis(redisUrl: string, logger: Logger, metrics: GatewayMetrics): TaskUpdateBus {
-    // A connection in subscriber mode can run no other command, so publishing needs a second one. Without
-    // an offline queue a publish while Redis is away fails at once instead of piling up for seconds.
-    const publish = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    const subscribe = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    const bus = new TaskUpdateBus('redis', logger, metrics, { publish, subscribe });
-    for (const client of [publish, subscribe]) client.on('error', (err: Error) => bus.warn('Redis connection for GraphQL subscriptions failed; retrying', err));
-    subscribe.subscribe(CHANNEL).catch((err: Error) => bus.warn('Redis subscription for task updates failed; it is renewed on reconnect', err));
-    subscribe.on('message', (_channel: string, message: string) => bus.received(message));
+    const bus = new TaskUpdateBus('redis');
+    bus.redis = RedisChannel.open(
+      redisUrl, CHANNEL, { purpose: 'GraphQL subscriptions', logger, publishFailures: metrics.pubsubPublishFailures },
+      (message) => bus.received(message),
+    );
     logger.info('GraphQL subscriptions fan out through Redis', { redis: redactedUrl(redisUrl) });
     return bus;
   }
@@ -59,11 +49,8 @@ export class TaskUpdateBus implements TaskEvents {
   publish(task: Parameters<TaskEvents['publish']>[0]): void {
     const snapshot = taskSnapshot(task);
     this.deliver(snapshot);
-    if (!this.redis) return;
-    this.redis.publish.publish(CHANNEL, JSON.stringify({ origin: this.origin, task: snapshot })).catch((err: Error) => {
-      this.metrics.pubsubPublishFailures.inc();
-      this.warn('a task update reached this instance\'s subscribers only: Redis is unavailable', err);
-    });
+    const redis = this.redis;
+    void redis?.publish({ task: snapshot }).then((err) => err && redis.warn('a task update reached this instance\'s subscribers only: Redis is unavailable', err));
   }
 
   /** The key's task updates from now on. */
@@ -88,33 +75,19 @@ export class TaskUpdateBus implements TaskEvents {
 
   async close(): Promise<void> {
     for (const set of [...this.byKey.values()]) for (const subscriber of [...set]) subscriber.end();
-    if (!this.redis) return;
-    // QUIT waits for a connection; a client that has none (Redis down) is simply dropped.
-    await Promise.all([this.redis.publish, this.redis.subscribe].map((client) => (client.status === 'ready' ? client.quit().catch(() => client.disconnect()) : client.disconnect())));
+    await this.redis?.close();
   }
 
-  private received(message: string): void {
-    let parsed: { origin?: unknown; task?: TaskSnapshot };
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      return;
-    }
-    if (parsed.origin === this.origin || !parsed.task || typeof parsed.task.keyId !== 'string') return;
-    this.deliver(parsed.task);
+  /** A change another instance published (this instance's own never come back). */
+  private received(message: ChannelMessage): void {
+    const task = message.task as TaskSnapshot | undefined;
+    if (!task || typeof task.keyId !== 'string') return;
+    this.deliver(task);
   }
 
   private deliver(snapshot: TaskSnapshot): void {
     const subscribers = this.byKey.get(snapshot.keyId);
     if (subscribers) for (const subscriber of [...subscribers]) subscriber.push(snapshot);
-  }
-
-  private warn(message: string, err: Error): void {
-    // Once every ten seconds at most: an outage should not flood the log.
-    const now = Date.now();
-    if (now - this.lastWarning < 10_000) return;
-    this.lastWarning = now;
-    this.logger.warn(message, { reason: err.message });
   }
 }
 
@@ -174,16 +147,5 @@ class Subscriber implements TaskUpdateStream {
 
   [Symbol.asyncIterator](): TaskUpdateStream {
     return this;
-  }
-}
-
-/** The URL without its password, for logs. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable REDIS_URL)';
   }
 }

@@ -14,7 +14,7 @@ export interface MultipartBody {
   files: Record<string, UploadedFile>;
 }
 
-export function isMultipart(req: Request): boolean {
+export function isMultipart(req: Pick<Request, 'headers'>): boolean {
   return /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
 }
 

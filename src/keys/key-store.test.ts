@@ -134,6 +134,87 @@ describe('revocation against a lookup in flight (PGlite)', () => {
     expect(store.cacheSizes().keys).toBe(0);
   });
 
+  /** A store whose lookups read the database at once, then wait until `release` before answering. */
+  function gatedStore(limits = DEFAULT_KEY_CACHE_LIMITS) {
+    let gate: Promise<void> | undefined;
+    let open: (() => void) | undefined;
+    let onRead: (() => void) | undefined;
+    const gated: Pick<Database, 'prisma' | 'query'> = {
+      prisma: db.prisma,
+      async query(sql, params) {
+        const result = await db.query(sql, params);
+        onRead?.();
+        await gate;
+        return result as never;
+      },
+    };
+    return {
+      store: new KeyStore(gated, 60_000, limits),
+      /** Starts a lookup and resolves once it has read the row (it then waits for `release`). */
+      async startLookup(secret: string) {
+        gate = new Promise<void>((resolve) => (open = resolve));
+        const read = new Promise<void>((resolve) => (onRead = resolve));
+        const answer = this.store.authenticate(secret);
+        await read;
+        onRead = undefined;
+        return answer;
+      },
+      release() {
+        open?.();
+        gate = undefined;
+      },
+    };
+  }
+
+  it('does not cache a key another instance revoked while the lookup was in flight (the change message arrived mid-lookup)', async () => {
+    const instanceA = new KeyStore(db, 60_000);
+    const b = gatedStore();
+    const { key, view } = await instanceA.create({ name: 'revoked elsewhere' });
+    const inFlight = b.startLookup(key);
+    await instanceA.revoke(view.id);
+    b.store.forget(view.id); // what instance B's key-change listener does when the message arrives
+    b.release();
+
+    expect((await inFlight)?.keyId).toBe(view.id);
+    expect(b.store.cached(key)).toBeUndefined();
+    expect(await b.store.authenticate(key)).toBeNull();
+  });
+
+  it('caches a key looked up after it was forgotten, and forgets no other key', async () => {
+    const b = gatedStore();
+    const changed = await b.store.create({ name: 'changed' });
+    const other = await b.store.create({ name: 'other' });
+    const changedLookup = b.startLookup(changed.key);
+    b.store.forget(changed.view.id);
+    b.release();
+    await changedLookup;
+    const otherLookup = b.startLookup(other.key);
+    b.release();
+    await otherLookup;
+    expect(b.store.cached(changed.key)).toBeUndefined();
+    expect(b.store.cached(other.key)?.keyId).toBe(other.view.id);
+
+    expect((await b.store.authenticate(changed.key))?.keyId).toBe(changed.view.id);
+    expect(b.store.cached(changed.key)?.keyId).toBe(changed.view.id);
+    b.store.forget(changed.view.id);
+    expect(b.store.cached(changed.key)).toBeUndefined();
+    expect(b.store.cached(other.key)?.keyId).toBe(other.view.id);
+  });
+
+  it('still refuses to cache a forgotten key after more keys were forgotten than its bookkeeping holds', async () => {
+    const b = gatedStore({ maxCachedKeys: 2, maxCachedRefusals: 2 });
+    const { key, view } = await b.store.create({ name: 'pushed out' });
+    const inFlight = b.startLookup(key);
+    b.store.forget(view.id);
+    for (let i = 0; i < 5; i++) b.store.forget(`key_other_${i}`);
+    b.release();
+    expect((await inFlight)?.keyId).toBe(view.id);
+    expect(b.store.cached(key)).toBeUndefined();
+    // With no lookup in flight the bookkeeping is cleared, and the key is cached again when read.
+    expect((await b.store.authenticate(key))?.keyId).toBe(view.id);
+    expect(b.store.cached(key)?.keyId).toBe(view.id);
+  });
+
   it('still caches keys looked up after the revocation of another', async () => {
     const store = new KeyStore(db, 60_000);
     const kept = await store.create({ name: 'kept' });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { PrismaClient } from '../generated/prisma/client';
+import { NO_OTHER_INSTANCES, type KeyChangeNotifier } from './key-change';
 import { hashKeySecret, keyDisplayPrefix, mayBeKeySecret, newKeySecret } from './key-secret';
 import type { Principal } from './principal';
 
@@ -58,8 +59,10 @@ export const DEFAULT_KEY_CACHE_LIMITS: KeyCacheLimits = { maxCachedKeys: 10_000,
 /**
  * API keys, stored as SHA-256 digests. Keys are cached in memory for a
  * short time, so that authenticating a request is not a database round
- * trip; a revocation takes effect at once on this instance and within that
- * time on every other.
+ * trip. A revocation takes effect at once on this instance; the other
+ * instances hear of it through the `KeyChangeNotifier` (Redis: within
+ * milliseconds) and call `forget`, and one that does not hear of it (Redis
+ * down) drops the key when its cache time runs out.
  *
  * Two caches, with separate bounds:
  * - keys found in the database, by the secret itself, so that a key seen
@@ -75,11 +78,17 @@ export class KeyStore {
   private readonly keys = new Map<string, CachedKey>();
   private readonly refusals = new Map<string, number>();
   /**
-   * Counts revocations on this instance. A lookup that started before a
-   * revocation may have read the key as it was before it; its answer is
-   * given to its own request but never cached.
+   * When each key was last forgotten, on a logical clock that ticks once per
+   * `forget`. A lookup that started before a key was forgotten may have read
+   * it as it was before the change (on this instance or another); its answer
+   * is given to its own request but never cached. Only lookups in flight need
+   * these, so they are cleared whenever none is; past the bound the oldest go,
+   * and `forgottenFloor` keeps their tick so that nothing is cached against them.
    */
-  private revocations = 0;
+  private readonly forgottenAt = new Map<string, number>();
+  private forgottenFloor = 0;
+  private clock = 0;
+  private lookupsInFlight = 0;
 
   private readonly prisma: PrismaClient;
 
@@ -87,6 +96,7 @@ export class KeyStore {
     private readonly db: Pick<Database, 'prisma' | 'query'>,
     private readonly cacheMs: number,
     private readonly limits: KeyCacheLimits = DEFAULT_KEY_CACHE_LIMITS,
+    private readonly changes: KeyChangeNotifier = NO_OTHER_INSTANCES,
   ) {
     this.prisma = db.prisma;
   }
@@ -96,11 +106,36 @@ export class KeyStore {
     if (known !== undefined) return known;
     const digest = hashKeySecret(secret);
     if (this.refusedLately(digest, now)) return null;
-    const revocations = this.revocations;
-    const principal = await this.load(digest);
+    const startedAt = this.clock;
+    this.lookupsInFlight++;
+    let principal: Principal | null;
+    try {
+      principal = await this.load(digest);
+    } finally {
+      this.lookupsInFlight--;
+    }
     if (!principal) this.rememberRefusal(digest, now);
-    else if (revocations === this.revocations) this.rememberKey(secret, principal, now);
+    else if (!this.forgottenSince(principal.keyId, startedAt)) this.rememberKey(secret, principal, now);
+    if (this.lookupsInFlight === 0) this.forgottenAt.clear();
     return usable(principal, now);
+  }
+
+  /**
+   * Drops the key from the cache, and keeps any lookup in flight now from
+   * putting it back: its state changed (here or on another instance), and
+   * the next request reads it again from the database.
+   */
+  forget(keyId: string): void {
+    for (const [secret, entry] of this.keys) if (entry.principal.keyId === keyId) this.keys.delete(secret);
+    this.clock++;
+    if (this.lookupsInFlight === 0) return;
+    this.forgottenAt.delete(keyId);
+    this.forgottenAt.set(keyId, this.clock);
+    if (this.forgottenAt.size > this.limits.maxCachedKeys) {
+      const [oldest, tick] = this.forgottenAt.entries().next().value!;
+      this.forgottenAt.delete(oldest);
+      this.forgottenFloor = tick;
+    }
   }
 
   /**
@@ -112,6 +147,10 @@ export class KeyStore {
     if (!mayBeKeySecret(secret)) return null;
     const entry = this.keys.get(secret);
     return entry && entry.until > now ? usable(entry.principal, now) : undefined;
+  }
+
+  private forgottenSince(keyId: string, tick: number): boolean {
+    return Math.max(this.forgottenFloor, this.forgottenAt.get(keyId) ?? 0) > tick;
   }
 
   /** How many entries each cache holds (for tests and diagnostics). */
@@ -194,15 +233,20 @@ export class KeyStore {
     return rows.map(toView);
   }
 
+  /**
+   * Revokes the key in the database, then drops it here and tells the other
+   * instances. Revoking a revoked key tells them again (a retry after Redis
+   * was down reaches them).
+   */
   async revoke(id: string): Promise<ApiKeyView | null> {
     const row = await this.prisma.apiKey.findUnique({ where: { id } });
     if (!row) return null;
     const updated = row.revokedAt ? row : await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
     // After the update: a lookup still in flight (it may have read the key unrevoked) will not cache it,
     // and one that finished already is swept out here.
-    this.revocations++;
-    for (const [secret, entry] of this.keys) if (entry.principal.keyId === id) this.keys.delete(secret);
+    this.forget(id);
     this.rememberRefusal(row.keyHash, Date.now());
+    await this.changes.keyChanged({ kind: 'key_changed', key_id: id });
     return toView(updated);
   }
 

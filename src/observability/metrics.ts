@@ -93,6 +93,8 @@ export class GatewayMetrics {
   readonly videoTasksFinished = new Counter('gateway_video_tasks_finished_total', 'Video tasks that reached a final state, by model and status.');
   readonly videoPolls = new Counter('gateway_video_polls_total', 'Upstream polls of video tasks, by provider.');
   readonly pubsubPublishFailures = new Counter('gateway_pubsub_publish_failures_total', 'Task updates Redis did not take (delivered to this instance only).');
+  readonly keyChangePublishFailures = new Counter('gateway_key_change_publish_failures_total', 'Key changes (revocations) Redis did not take: other instances drop the key within GATEWAY_KEY_CACHE_MS.');
+  readonly rateLimitUnavailable = new Counter('gateway_rate_limit_unavailable_total', 'Rate-limit checks Redis did not answer in time (counted per process, or refused when GATEWAY_RATE_LIMIT_REDIS_DOWN=closed).');
   readonly unhandledRejections = new Counter('gateway_unhandled_rejections_total', 'Promise rejections nothing handled (logged; the gateway keeps serving).');
 
   render(): string {
@@ -106,7 +108,7 @@ export class GatewayMetrics {
     return [
       this.httpRequests, this.httpDuration, this.inFlight, this.upstreamErrors, this.upstreamFallbacks,
       this.tokens, this.usageRecordsWritten, this.usageRecordsSpooled, this.usageFlushDuration,
-      this.videoTasksSubmitted, this.videoTasksFinished, this.videoPolls, this.pubsubPublishFailures, this.unhandledRejections,
+      this.videoTasksSubmitted, this.videoTasksFinished, this.videoPolls, this.pubsubPublishFailures, this.keyChangePublishFailures, this.unhandledRejections, this.rateLimitUnavailable,
     ].map((m) => m.render()).join('') + process;
   }
 }

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { Errors } from '../errors/errors';
+import { GatewayError } from '../errors/gateway-error';
+import type { Logger } from '../observability/logger';
+import type { HttpRequest, HttpResponse, Middleware, Next } from './http-types';
+import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store';
+import { isMultipart } from './multipart';
+import { locals } from './request-locals';
+
+/** Printable ASCII, as the header carries it; Stripe and OpenAI clients send UUIDs. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** Answers a retry must run again for: the first attempt's outcome was not the request's own. */
+const NOT_KEPT = new Set([408, 409, 429]);
+
+/**
+ * `Idempotency-Key` on a POST that creates or charges (a video task, a
+ * response, a completion): the first request with a key claims it and its
+ * answer is kept for 24 hours; a retry of the same request (same method,
+ * path and body) within that time gets the first answer back, with
+ * `Idempotent-Replayed: true`, and runs nothing and charges nothing (its own
+ * usage record is written uncharged). The same key with another request is
+ * 409 `idempotency_key_reused`; a retry while the first is still running is
+ * 409 `idempotency_request_in_progress` with `Retry-After`. A first attempt
+ * that failed on the gateway's or the upstream's side (5xx, 408, 429, a
+ * dropped connection) frees the key, so a retry runs again. Streams cannot
+ * be replayed, so a streamed request with a key is refused, as is a
+ * multipart one (the key is for JSON requests).
+ * Requests without the header pay nothing for this.
+ */
+export function idempotent(store: IdempotencyStore, endpoint: string, logger: Logger): Middleware {
+  return async (req: HttpRequest, res: HttpResponse, next: Next) => {
+    const header = req.headers['idempotency-key'];
+    if (header === undefined) return next();
+    const key = Array.isArray(header) ? header[0]! : header;
+    if (!KEY_PATTERN.test(key)) throw Errors.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters (a UUID, say).');
+    if (isMultipart(req)) throw Errors.validation('Idempotency-Key', 'is taken on JSON requests only; send this request without it.');
+    if ((req.body as { stream?: unknown } | undefined)?.stream === true) {
+      throw Errors.validation('Idempotency-Key', 'cannot be used with "stream": true (a stream cannot be replayed); retry streams without it.');
+    }
+    const l = locals(res);
+    const claim: IdempotencyClaim = {
+      keyId: l.principal!.keyId, idempotencyKey: key, endpoint, requestId: l.requestId,
+      requestHash: createHash('sha256').update(`${req.method} ${requestPath(req)}\n${JSON.stringify(req.body ?? null)}`).digest('hex'),
+    };
+    const found = await store.claim(claim);
+    if (found.kind !== 'claimed') {
+      if (found.requestHash !== claim.requestHash) {
+        throw new GatewayError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.', { param: 'Idempotency-Key' });
+      }
+      if (found.kind === 'in_progress') {
+        throw new GatewayError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running. Retry in a moment to get its answer.', { param: 'Idempotency-Key', retryAfterSeconds: 1 });
+      }
+      await l.ticket?.settle({ statusCode: found.answer.status, usage: null, pricedAs: null, charge: false, ttftMs: null, wasStreaming: false, servedBy: null, errorCode: null });
+      res.statusCode = found.answer.status;
+      if (found.answer.contentType) res.setHeader('Content-Type', found.answer.contentType);
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.setHeader('X-Svc-Replayed-Request-Id', found.requestId);
+      res.setHeader('Content-Length', Buffer.byteLength(found.answer.body));
+      res.end(found.answer.body);
+      return;
+    }
+    keepAnswer(res, store, claim, logger);
+    next();
+  };
+}
+
+/** The path the request named (ids included, query left out): a retry is the same request on the same resource. */
+function requestPath(req: HttpRequest): string {
+  return ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0]!;
+}
+
+/** Captures what the first request answers, and keeps it (or frees the key) once the answer is out. */
+function keepAnswer(res: HttpResponse, store: IdempotencyStore, claim: IdempotencyClaim, logger: Logger): void {
+  const chunks: Buffer[] = [];
+  const capture = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+  };
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    capture(chunk, encoding);
+    return (write as (...args: unknown[]) => boolean)(chunk, encoding, callback);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
+    capture(chunk, encoding);
+    return (end as (...args: unknown[]) => HttpResponse)(chunk, encoding, callback);
+  }) as typeof res.end;
+  const failed = (err: unknown) => logger.error('idempotency key not updated', { request_id: claim.requestId, err });
+  res.once('finish', () => {
+    const status = res.statusCode;
+    if (status >= 500 || NOT_KEPT.has(status)) return void store.release(claim).catch(failed);
+    const contentType = res.getHeader('content-type');
+    void store.complete(claim, { status, contentType: contentType === undefined ? null : String(contentType), body: Buffer.concat(chunks).toString('utf8') }).catch(failed);
+  });
+  res.once('close', () => {
+    if (!res.writableFinished) void store.release(claim).catch(failed);
+  });
+}

@@ -1,0 +1,56 @@
+import type { MeasuredUsage } from '../billing/usage-record';
+
+/** The model-call endpoints rate limits watch, by what their request body holds. */
+export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos';
+
+/** Output tokens assumed for a chat or Responses request that sets no maximum. */
+export const DEFAULT_OUTPUT_ESTIMATE = 256;
+
+/** About four characters of English (and of JSON) per token: good enough for a per-minute budget, and free. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * Tokens a request is charged against the tokens-per-minute limits when it is
+ * admitted, before anyone knows its real cost: its prompt (the characters of
+ * `messages` / `input` / `instructions`, over four) plus the most it may
+ * produce (`max_completion_tokens`, `max_tokens` or `max_output_tokens`, else
+ * 256). Embeddings produce nothing; video submissions count requests only (0).
+ * The estimate is corrected once the usage record is settled (see tokenCorrection).
+ */
+export function estimateTokens(endpoint: LimitedEndpoint, body: unknown): number {
+  if (endpoint === 'videos' || typeof body !== 'object' || body === null) return 0;
+  const b = body as Record<string, unknown>;
+  const prompt = endpoint === 'chat' ? [b.messages] : [b.input, endpoint === 'responses' ? b.instructions : undefined];
+  const promptTokens = Math.ceil(prompt.reduce<number>((n, part) => n + jsonLength(part), 0) / CHARS_PER_TOKEN);
+  if (endpoint === 'embeddings') return promptTokens;
+  const cap = endpoint === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens)) : positiveInt(b.max_output_tokens);
+  return promptTokens + (cap ?? DEFAULT_OUTPUT_ESTIMATE);
+}
+
+/** Tokens a settled request really used, as its usage record says (0 when it failed before any usage). */
+export function settledTokens(usage: MeasuredUsage | null): number {
+  return usage ? usage.promptTokens + usage.completionTokens : 0;
+}
+
+/**
+ * What to do to a tokens-per-minute counter once the real cost is known:
+ * positive, consume that many more (the estimate was low); negative, give
+ * that many back (the estimate was high, or the request failed); 0, nothing.
+ */
+export function tokenCorrection(estimated: number, actual: number): number {
+  return Math.max(0, Math.round(actual)) - Math.max(0, Math.round(estimated));
+}
+
+function jsonLength(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'string') return value.length;
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return 0;
+  }
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}

@@ -1,0 +1,130 @@
+import { createServer, type Server } from 'node:net';
+import { spawnGateway, type GatewayProcess } from '../support/gateway-process';
+import { createTestDatabase } from '../support/postgres-database';
+import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Long enough that the cache alone would keep a revoked key working for the whole test. */
+const KEY_CACHE_MS = '60000';
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+
+async function createKey(url: string): Promise<{ id: string; key: string }> {
+  const res = await fetch(`${url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'revocation' }) });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; key: string };
+}
+
+async function revoke(url: string, id: string): Promise<void> {
+  const res = await fetch(`${url}/api/admin/keys/${id}`, { method: 'DELETE', headers: admin });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { revoked_at: string | null }).revoked_at).not.toBeNull();
+}
+
+async function listModels(url: string, key: string): Promise<{ status: number; code?: string }> {
+  const res = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, code: ((await res.json()) as { error?: { code: string } }).error?.code };
+}
+
+/** Asks until the key is refused or the deadline passes; the last answer. */
+async function refusedBy(url: string, key: string, deadline: number): Promise<{ status: number; code?: string }> {
+  for (;;) {
+    const answer = await listModels(url, key);
+    if (answer.status !== 200 || Date.now() >= deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function eventually(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Two gateway processes on one PostgreSQL and one Redis, each caching
+ * verified keys for a minute: a key revoked on A is refused by B within a
+ * second, though B had it cached.
+ */
+describe('a key revoked on one instance', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let a: GatewayProcess | undefined;
+  let b: GatewayProcess | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
+    await db?.drop();
+  });
+
+  it('is refused by every other instance within 1 s, whatever their cache time', async () => {
+    const common = { DATABASE_URL: db.url, REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS, GATEWAY_VIDEO_POLLER: 'false' };
+    a = await spawnGateway(common);
+    b = await spawnGateway(common);
+    const instanceB = b;
+    // B listens for key changes once Redis has confirmed its subscription.
+    await eventually(() => instanceB.output().includes('key revocations reach this instance through Redis'), 5_000);
+
+    const { id, key } = await createKey(a.url);
+    expect(await listModels(b.url, key)).toEqual({ status: 200 }); // now cached on B for a minute
+    expect(await listModels(b.url, key)).toEqual({ status: 200 });
+
+    const revokedAt = Date.now();
+    await revoke(a.url, id);
+    const answer = await refusedBy(b.url, key, revokedAt + 1_000);
+    const elapsed = Date.now() - revokedAt;
+    expect(answer).toEqual({ status: 401, code: 'invalid_api_key' });
+    expect(elapsed).toBeLessThan(1_000);
+    expect(await listModels(a.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
+    expect(b.output()).not.toContain('a key change reached this instance only');
+  });
+});
+
+describe('a key revoked on a single gateway without Redis', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ database: 'postgres', env: { GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS } });
+  });
+  afterAll(() => t?.close());
+
+  it('is refused at once, though it was cached', async () => {
+    const { id, key } = await createKey(t.url);
+    expect(await listModels(t.url, key)).toEqual({ status: 200 });
+    expect(t.gateway.services.keys.cached(key)?.keyId).toBe(id);
+    await revoke(t.url, id);
+    expect(t.gateway.services.keys.cached(key)).toBeUndefined();
+    expect(await listModels(t.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
+    expect(t.gateway.services.metrics.keyChangePublishFailures.get()).toBe(0);
+  });
+});
+
+describe('a key revoked while Redis is down', () => {
+  let dead: Server;
+  let t: TestGateway;
+  beforeAll(async () => {
+    // Accepts and drops every connection, as a Redis that is restarting or unreachable does.
+    dead = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const redisUrl = `redis://127.0.0.1:${(dead.address() as { port: number }).port}`;
+    t = await startTestGateway({ database: 'postgres', env: { REDIS_URL: redisUrl, GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => dead.close(resolve));
+  });
+
+  it('is still revoked and refused here at once; the publish Redis did not take is counted', async () => {
+    const { id, key } = await createKey(t.url);
+    expect(await listModels(t.url, key)).toEqual({ status: 200 });
+    const startedAt = Date.now();
+    await revoke(t.url, id);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    expect(await listModels(t.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(/^gateway_key_change_publish_failures_total 1$/m);
+  });
+});

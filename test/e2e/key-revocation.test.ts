@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:net';
-import { spawnGateway, type GatewayProcess } from '../support/gateway-process';
-import { createTestDatabase } from '../support/postgres-database';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
+import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Long enough that the cache alone would keep a revoked key working for the whole test. */
@@ -49,22 +48,12 @@ async function eventually(condition: () => boolean, ms: number): Promise<void> {
  * second, though B had it cached.
  */
 describe('a key revoked on one instance', () => {
-  let db: { url: string; drop(): Promise<void> };
-  let a: GatewayProcess | undefined;
-  let b: GatewayProcess | undefined;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
-    await db?.drop();
-  });
+  const instances = instancesOnOneDatabase();
 
   it('is refused by every other instance within 1 s, whatever their cache time', async () => {
-    const common = { DATABASE_URL: db.url, REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS, GATEWAY_VIDEO_POLLER: 'false' };
-    a = await spawnGateway(common);
-    b = await spawnGateway(common);
+    const common = { REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS, GATEWAY_VIDEO_POLLER: 'false' };
+    const a = await instances.spawn(common);
+    const b = await instances.spawn(common);
     const instanceB = b;
     // B listens for key changes once Redis has confirmed its subscription.
     await eventually(() => instanceB.output().includes('key revocations reach this instance through Redis'), 5_000);

@@ -3,9 +3,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import OpenAI from 'openai';
 import { loadGatewayConfig } from '../../src/config/load-config';
 import { eventually } from '../support/eventually';
-import { spawnGateway, type GatewayProcess } from '../support/gateway-process';
-import { createTestDatabase } from '../support/postgres-database';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, type TestGateway } from '../support/test-gateway';
+import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MODEL = 'gpt-4.1-mini';
@@ -114,23 +113,14 @@ describe('rate limits in one gateway (per process)', () => {
 });
 
 describe('rate limits across two instances (PostgreSQL and Redis)', () => {
-  let db: { url: string; drop(): Promise<void> };
-  let a: GatewayProcess | undefined;
-  let b: GatewayProcess | undefined;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
-    await db?.drop();
-  });
+  const instances = instancesOnOneDatabase();
 
   it('lets exactly 4 of 6 requests through for a key limited to 4 a minute, 3 sent to each instance', async () => {
     const common = {
-      DATABASE_URL: db.url, REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+      REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
       GATEWAY_RATE_LIMIT_KEY_RPM: '4', GATEWAY_RATE_LIMIT_REDIS_PREFIX: freshPrefix(),
     };
-    [a, b] = await Promise.all([spawnGateway(common), spawnGateway(common)]);
+    const [a, b] = await Promise.all([instances.spawn(common), instances.spawn(common)]);
     const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'two-instances' }) });
     const { key } = (await created.json()) as { key: string };
     const clients = [a, b].map((g) => new OpenAI({ apiKey: key, baseURL: `${g.url}/v1`, maxRetries: 0 }));

@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 import { eventually } from '../support/eventually';
-import { spawnGateway, writeConfigFile, type GatewayProcess } from '../support/gateway-process';
-import { createTestDatabase } from '../support/postgres-database';
+import { writeConfigFile } from '../support/gateway-process';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -143,24 +143,14 @@ describe.each(TEST_DATABASES)('runtime catalog edits (%s)', (database) => {
 });
 
 describe('runtime catalog across instances (PostgreSQL + Redis)', () => {
-  let db: { url: string; drop(): Promise<void> };
-  let a: GatewayProcess | undefined;
-  let b: GatewayProcess | undefined;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
-    await db?.drop();
-  });
+  const instances = instancesOnOneDatabase();
 
   it('an edit made on instance A is served by instance B within seconds', async () => {
     const document = catalogDocument([chatModel('alpha', '1.00'), chatModel('beta', '1.00')]);
     const fileA = writeConfigFile(document);
-    const common = { DATABASE_URL: db.url, REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_CATALOG_POLL_MS: '500' };
-    a = await spawnGateway({ ...common, GATEWAY_CONFIG: fileA });
-    b = await spawnGateway({ ...common, GATEWAY_CONFIG: writeConfigFile(document) });
+    const common = { REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_CATALOG_POLL_MS: '500' };
+    const a = await instances.spawn({ ...common, GATEWAY_CONFIG: fileA });
+    let b = await instances.spawn({ ...common, GATEWAY_CONFIG: writeConfigFile(document) });
     const keyRes = await admin(a.url, '/api/admin/keys', 'POST', { name: 'two' });
     const key = ((await keyRes.json()) as { key: string }).key;
     expect(await listedModels(b.url, key)).toEqual(expect.arrayContaining(['alpha', 'beta']));
@@ -168,21 +158,21 @@ describe('runtime catalog across instances (PostgreSQL + Redis)', () => {
     // Through the admin API on A.
     expect((await admin(a.url, '/api/admin/catalog/models/beta', 'PATCH', { enabled: false })).status).toBe(200);
     const started = Date.now();
-    await eventually(async () => ((await listedModels(b!.url, key)).includes('beta') ? undefined : true), () => `B to drop beta:\n${b!.output()}`, 5000, 100);
+    await eventually(async () => ((await listedModels(b.url, key)).includes('beta') ? undefined : true), () => `B to drop beta:\n${b.output()}`, 5000, 100);
     expect(Date.now() - started).toBeLessThan(5000);
 
     // Through A's catalog file: a new price and a new model reach B, under a new pricing version.
     const versionBefore = (await catalogOf(b.url, key)).pricing_version;
     writeFileSync(fileA, JSON.stringify(catalogDocument([chatModel('alpha', '4.00'), chatModel('gamma', '1.00')])));
-    await eventually(async () => ((await listedModels(b!.url, key)).includes('gamma') ? true : undefined), () => `B to serve gamma:\n${a!.output()}`, 8000, 100);
+    await eventually(async () => ((await listedModels(b.url, key)).includes('gamma') ? true : undefined), () => `B to serve gamma:\n${a.output()}`, 8000, 100);
     const onB = await catalogOf(b.url, key);
     expect(onB.pricing_version).toBeGreaterThan(versionBefore);
     expect(onB.data.find((m) => m.id === 'alpha').pricing.lanes.standard.input.usd).toBe('4.00');
     expect(onB.catalog_revision).toBe((await catalogOf(a.url, key)).catalog_revision);
 
     // A restart of B with its old file does not undo the edits: that document was stored before.
-    await b.kill('SIGTERM');
-    b = await spawnGateway({ ...common, GATEWAY_CONFIG: writeConfigFile(document) });
+    await instances.stop(b);
+    b = await instances.spawn({ ...common, GATEWAY_CONFIG: writeConfigFile(document) });
     expect(await listedModels(b.url, key)).toContain('gamma');
   });
 });

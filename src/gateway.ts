@@ -9,6 +9,8 @@ import { UsageSpool } from './billing/usage-spool';
 import { UsageWriter } from './billing/usage-writer';
 import { CatalogSync } from './catalog/catalog-sync';
 import { adminCatalogRouter } from './admin/admin-catalog-router';
+import { adminAccountsRouter } from './admin/admin-accounts-router';
+import { AccountStore } from './keys/account-store';
 import { needsSimulator } from './providers/resolved-provider';
 import { chatRoute } from './chat/chat-router';
 import { ChatService } from './chat/chat-service';
@@ -31,6 +33,9 @@ import { GatewayMetrics } from './observability/metrics';
 import { startSimulator, type SimulatorHandle } from './simulator/server';
 import { UsageQueries } from './usage/usage-queries';
 import { usageRouter } from './usage/usage-router';
+import { SpendTotals } from './usage/spend-totals';
+import { spendTotalsRouter } from './usage/spend-totals-router';
+import { adminUsageRouter } from './admin/admin-usage-router';
 import type { GraphqlServices } from './graphql/context';
 import { mountGraphql, type GraphqlServer } from './graphql/graphql-server';
 import { TaskUpdateBus } from './graphql/task-update-bus';
@@ -133,7 +138,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const fileSweeper = new FileSweeper(files, logger, env.GATEWAY_FILE_SWEEP_MS);
   const services: GatewayServices = {
-    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), files,
+    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
     recorder, writer, metrics, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
@@ -163,12 +168,15 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
       livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []),
-      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(new AccountStore(db), env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
     ],
     authenticated: [
       modelsRouter(catalog),
       videosRouter(videos, recorder, logger, jsonBody, idempotency, rateLimits),
       usageRouter(services.usage),
+      spendTotalsRouter(services.spend),
       filesRouter(files),
     ],
     direct: [

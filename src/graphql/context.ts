@@ -5,6 +5,7 @@ import type { FileService } from '../files/file-service';
 import type { KeyStore } from '../keys/key-store';
 import type { Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
+import type { SpendTotals } from '../usage/spend-totals';
 import type { UsageQueries } from '../usage/usage-queries';
 import type { VideoService } from '../videos/video-service';
 import type { OpenStreams } from './open-streams';
@@ -17,6 +18,7 @@ export interface GraphqlServices {
   chat: ChatService;
   videos: VideoService;
   usage: UsageQueries;
+  spend: SpendTotals;
   files: FileService;
   recorder: UsageRecorder;
   logger: Logger;

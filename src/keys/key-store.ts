@@ -4,6 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { NO_OTHER_INSTANCES, type KeyChangeNotifier } from './key-change';
 import { hashKeySecret, keyDisplayPrefix, mayBeKeySecret, newKeySecret } from './key-secret';
 import type { Principal } from './principal';
+import { AccountStore, DEFAULT_ACCOUNT_ID } from './account-store';
 
 export interface CreateKeyInput {
   name: string;
@@ -28,7 +29,7 @@ export interface ApiKeyView {
   created_at: string;
 }
 
-export const DEFAULT_ACCOUNT_ID = 'acct_default';
+export { DEFAULT_ACCOUNT_ID } from './account-store';
 
 interface KeyRow {
   id: string;
@@ -91,6 +92,7 @@ export class KeyStore {
   private lookupsInFlight = 0;
 
   private readonly prisma: PrismaClient;
+  private readonly accounts: AccountStore;
 
   constructor(
     private readonly db: Pick<Database, 'prisma' | 'query'>,
@@ -99,6 +101,7 @@ export class KeyStore {
     private readonly changes: KeyChangeNotifier = NO_OTHER_INSTANCES,
   ) {
     this.prisma = db.prisma;
+    this.accounts = new AccountStore(db);
   }
 
   async authenticate(secret: string, now = Date.now()): Promise<Principal | null> {
@@ -203,14 +206,10 @@ export class KeyStore {
   /** Creates a key and returns its secret, which is not stored and cannot be shown again. */
   async create(input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
     const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
-    if (accountId === DEFAULT_ACCOUNT_ID) {
-      // ON CONFLICT rather than an upsert: concurrent first keys must not race on the default account.
-      await this.db.query('INSERT INTO "accounts" ("id", "name") VALUES ($1, $2) ON CONFLICT ("id") DO NOTHING', [accountId, 'default']);
-    } else if (!(await this.prisma.account.findUnique({ where: { id: accountId } }))) {
-      throw new UnknownAccountError(accountId);
-    }
-    const projectId = input.project ? await this.upsertProject(accountId, input.project) : null;
-    const memberId = input.member ? await this.upsertMember(accountId, input.member) : null;
+    if (accountId === DEFAULT_ACCOUNT_ID) await this.accounts.ensureDefault();
+    else if (!(await this.accounts.exists(accountId))) throw new UnknownAccountError(accountId);
+    const projectId = input.project ? (await this.accounts.project(accountId, input.project)).id : null;
+    const memberId = input.member ? (await this.accounts.member(accountId, input.member)).id : null;
     const key = newKeySecret();
     const row = await this.prisma.apiKey.create({
       data: {
@@ -248,24 +247,6 @@ export class KeyStore {
     this.rememberRefusal(row.keyHash, Date.now());
     await this.changes.keyChanged({ kind: 'key_changed', key_id: id });
     return toView(updated);
-  }
-
-  private async upsertProject(accountId: string, name: string): Promise<string> {
-    const row = await this.prisma.project.upsert({
-      where: { accountId_name: { accountId, name } },
-      create: { id: `proj_${randomUUID().replace(/-/g, '')}`, accountId, name },
-      update: {},
-    });
-    return row.id;
-  }
-
-  private async upsertMember(accountId: string, name: string): Promise<string> {
-    const row = await this.prisma.member.upsert({
-      where: { accountId_name: { accountId, name } },
-      create: { id: `mem_${randomUUID().replace(/-/g, '')}`, accountId, name },
-      update: {},
-    });
-    return row.id;
   }
 }
 

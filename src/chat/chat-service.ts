@@ -4,8 +4,8 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
-import { CLIENT_CLOSED_REQUEST, countUpstreamError, settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
-import { toGatewayError } from '../model-call/to-gateway-error';
+import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
+import { settleStream, throwStreamFailure } from '../model-call/stream-end';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { ChatAdapter, ChatCall, ChatStreamEvent, UpstreamChatRequest } from '../providers/chat-adapter';
 import { chatRequestSchema, type ChatRequest } from '../providers/chat-request';
@@ -145,7 +145,6 @@ export class ChatService {
     } finally {
       // Also reached when the writer stops early (client gone): stop the upstream and record what was used.
       if (!finished) await upstream.return(undefined).catch(() => undefined);
-      const clientGone = ctx.signal.aborted;
       const complete = providerUsage && !usageIsPartial;
       const reported = complete ? withReasoningEstimate(providerUsage!, reasoningText) : null;
       if (reported) providerUsage = reported.usage;
@@ -154,23 +153,12 @@ export class ChatService {
         : providerUsage
           ? withLocalOutput(providerUsage, outputText)
           : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
-      const error = failure && !clientGone ? toGatewayError(failure) : undefined;
-      const settlement = settlementOf(attempt, {
-        statusCode: finished ? 200 : clientGone ? CLIENT_CLOSED_REQUEST : error?.status ?? 500,
-        usage,
-        // Tokens a client abandoned were still produced for it; a failed upstream is not charged.
-        charge: finished || clientGone,
-        ttftMs,
-        wasStreaming: true,
-        errorCode: finished ? null : clientGone ? 'client_closed_request' : error?.code ?? 'internal_error',
-      });
-      if (failure && !clientGone) countUpstreamError(this.metrics, attempt.candidate, failure);
-      await ctx.ticket.settle(settlement);
+      await settleStream(ctx, this.metrics, attempt, { finished, failure, usage, ttftMs });
       if (finished && req.stream_options?.include_usage) {
         yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [], usage: providerUsage ? toClientUsage(providerUsage) : clientUsageFromMeasured(usage) };
       }
     }
-    if (failure && !ctx.signal.aborted) throw toGatewayError(failure) ?? failure;
+    throwStreamFailure(ctx, failure);
   }
 
   private call(ctx: RequestContext, candidate: PreparedCandidate): ChatCall {

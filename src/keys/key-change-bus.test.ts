@@ -1,8 +1,5 @@
-import { rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import path from 'node:path';
-import { freshPgliteDataDir } from '../../test/support/pglite-template';
-import { openDatabase, type Database } from '../db/database';
+import { pgliteDatabase } from '../../test/support/pglite-database';
+import { unhandledRejectionsDuring, unreachableRedis } from '../../test/support/unreachable-redis';
 import { createLogger } from '../observability/logger';
 import { GatewayMetrics } from '../observability/metrics';
 import type { KeyChange } from './key-change';
@@ -49,22 +46,13 @@ describe('the key change bus', () => {
   });
 
   describe('between two key stores on one database', () => {
-    let dir: string;
-    let db: Database;
-    beforeAll(async () => {
-      dir = await freshPgliteDataDir();
-      db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
-    });
-    afterAll(async () => {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const database = pgliteDatabase();
 
     it('a key revoked on one instance leaves the cache of the other within a second', async () => {
       const { logger, lines } = capturingLogger();
       const [busA, busB] = [open(logger), open(logger)];
-      const instanceA = new KeyStore(db, 60_000, undefined, busA);
-      const instanceB = new KeyStore(db, 60_000, undefined, busB);
+      const instanceA = new KeyStore(database(), 60_000, undefined, busA);
+      const instanceB = new KeyStore(database(), 60_000, undefined, busB);
       busB.onKeyChanged((change) => instanceB.forget(change.key_id));
       expect(await until(() => lines.filter((l) => l.msg.startsWith('key revocations reach')).length === 2, 5_000)).toBe(true);
 
@@ -80,24 +68,13 @@ describe('the key change bus', () => {
   });
 
   describe('with Redis unreachable', () => {
-    let dead: Server;
-    let deadUrl: string;
-    beforeAll(async () => {
-      // Accepts and drops every connection, as a Redis that is restarting or unreachable does.
-      dead = createServer((socket) => socket.destroy());
-      await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
-      deadUrl = `redis://127.0.0.1:${(dead.address() as { port: number }).port}`;
-    });
-    afterAll(() => new Promise((resolve) => dead.close(resolve)));
+    const redis = unreachableRedis();
 
     it('resolves at once, counts the change Redis did not take and logs a warning naming the key, every time', async () => {
-      const unhandled: unknown[] = [];
-      const onUnhandled = (reason: unknown) => unhandled.push(reason);
-      process.on('unhandledRejection', onUnhandled);
-      try {
+      const unhandled = await unhandledRejectionsDuring(async () => {
         const metrics = new GatewayMetrics();
         const { logger, lines } = capturingLogger();
-        const bus = open(logger, metrics, deadUrl);
+        const bus = open(logger, metrics, redis.url());
         const startedAt = Date.now();
         await bus.keyChanged({ kind: 'key_changed', key_id: 'key_a' });
         await bus.keyChanged({ kind: 'key_changed', key_id: 'key_b' });
@@ -108,9 +85,7 @@ describe('the key change bus', () => {
         expect(warnings.map((w) => w.key_id)).toEqual(['key_a', 'key_b']);
         expect(warnings[0]).toMatchObject({ other_instances_within_ms: 60_000 });
         expect(metrics.render()).toMatch(/^gateway_key_change_publish_failures_total 2$/m);
-      } finally {
-        process.off('unhandledRejection', onUnhandled);
-      }
+      });
       expect(unhandled).toEqual([]);
     });
   });

@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs';
-import path from 'node:path';
-import { openDatabase, type Database } from '../db/database';
-import { freshPgliteDataDir } from '../../test/support/pglite-template';
+import { pgliteDatabase } from '../../test/support/pglite-database';
+import type { Database } from '../db/database';
+import type { Principal } from './principal';
 import * as keySecret from './key-secret';
 import { DEFAULT_KEY_CACHE_LIMITS, KeyStore } from './key-store';
 
@@ -90,45 +89,17 @@ describe('key caches', () => {
 });
 
 describe('revocation against a lookup in flight (PGlite)', () => {
-  let dir: string;
-  let db: Database;
-  beforeAll(async () => {
-    dir = await freshPgliteDataDir();
-    db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
-  });
-  afterAll(async () => {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const database = pgliteDatabase();
 
   it('does not cache a key whose lookup read it before a revocation that finished first', async () => {
-    // Lookups read the database at once, then wait at the gate before answering.
-    let gate: Promise<void> | undefined;
-    let onRead: (() => void) | undefined;
-    const gated: Pick<Database, 'prisma' | 'query'> = {
-      prisma: db.prisma,
-      async query(sql, params) {
-        const result = await db.query(sql, params);
-        onRead?.();
-        await gate;
-        return result as never;
-      },
-    };
-    const store = new KeyStore(gated, 60_000);
+    const { store, startLookup, release } = gatedStore();
     const { key, view } = await store.create({ name: 'racing' });
-
-    let open!: () => void;
-    gate = new Promise<void>((resolve) => (open = resolve));
-    const read = new Promise<void>((resolve) => (onRead = resolve));
-    const inFlight = store.authenticate(key);
-    await read; // the lookup has read the row, unrevoked
-    onRead = undefined;
+    const inFlight = await startLookup(key); // the lookup has read the row, unrevoked
     expect((await store.revoke(view.id))?.revoked_at).not.toBeNull();
-    open();
-    gate = undefined;
+    release();
 
     // The request that was already in flight is answered as it was read; the key is not cached.
-    expect((await inFlight)?.keyId).toBe(view.id);
+    expect((await inFlight.answer)?.keyId).toBe(view.id);
     expect(store.cached(key)).toBeUndefined();
     expect(await store.authenticate(key)).toBeNull();
     expect(store.cacheSizes().keys).toBe(0);
@@ -140,24 +111,25 @@ describe('revocation against a lookup in flight (PGlite)', () => {
     let open: (() => void) | undefined;
     let onRead: (() => void) | undefined;
     const gated: Pick<Database, 'prisma' | 'query'> = {
-      prisma: db.prisma,
+      prisma: database().prisma,
       async query(sql, params) {
-        const result = await db.query(sql, params);
+        const result = await database().query(sql, params);
         onRead?.();
         await gate;
         return result as never;
       },
     };
+    const store = new KeyStore(gated, 60_000, limits);
     return {
-      store: new KeyStore(gated, 60_000, limits),
-      /** Starts a lookup and resolves once it has read the row (it then waits for `release`). */
-      async startLookup(secret: string) {
+      store,
+      /** Starts a lookup and resolves once it has read the row; its answer waits for `release`. */
+      async startLookup(secret: string): Promise<{ answer: Promise<Principal | null> }> {
         gate = new Promise<void>((resolve) => (open = resolve));
         const read = new Promise<void>((resolve) => (onRead = resolve));
-        const answer = this.store.authenticate(secret);
+        const answer = store.authenticate(secret);
         await read;
         onRead = undefined;
-        return answer;
+        return { answer };
       },
       release() {
         open?.();
@@ -167,15 +139,15 @@ describe('revocation against a lookup in flight (PGlite)', () => {
   }
 
   it('does not cache a key another instance revoked while the lookup was in flight (the change message arrived mid-lookup)', async () => {
-    const instanceA = new KeyStore(db, 60_000);
+    const instanceA = new KeyStore(database(), 60_000);
     const b = gatedStore();
     const { key, view } = await instanceA.create({ name: 'revoked elsewhere' });
-    const inFlight = b.startLookup(key);
+    const inFlight = await b.startLookup(key);
     await instanceA.revoke(view.id);
     b.store.forget(view.id); // what instance B's key-change listener does when the message arrives
     b.release();
 
-    expect((await inFlight)?.keyId).toBe(view.id);
+    expect((await inFlight.answer)?.keyId).toBe(view.id);
     expect(b.store.cached(key)).toBeUndefined();
     expect(await b.store.authenticate(key)).toBeNull();
   });
@@ -184,13 +156,13 @@ describe('revocation against a lookup in flight (PGlite)', () => {
     const b = gatedStore();
     const changed = await b.store.create({ name: 'changed' });
     const other = await b.store.create({ name: 'other' });
-    const changedLookup = b.startLookup(changed.key);
+    const changedLookup = await b.startLookup(changed.key);
     b.store.forget(changed.view.id);
     b.release();
-    await changedLookup;
-    const otherLookup = b.startLookup(other.key);
+    await changedLookup.answer;
+    const otherLookup = await b.startLookup(other.key);
     b.release();
-    await otherLookup;
+    await otherLookup.answer;
     expect(b.store.cached(changed.key)).toBeUndefined();
     expect(b.store.cached(other.key)?.keyId).toBe(other.view.id);
 
@@ -204,11 +176,11 @@ describe('revocation against a lookup in flight (PGlite)', () => {
   it('still refuses to cache a forgotten key after more keys were forgotten than its bookkeeping holds', async () => {
     const b = gatedStore({ maxCachedKeys: 2, maxCachedRefusals: 2 });
     const { key, view } = await b.store.create({ name: 'pushed out' });
-    const inFlight = b.startLookup(key);
+    const inFlight = await b.startLookup(key);
     b.store.forget(view.id);
     for (let i = 0; i < 5; i++) b.store.forget(`key_other_${i}`);
     b.release();
-    expect((await inFlight)?.keyId).toBe(view.id);
+    expect((await inFlight.answer)?.keyId).toBe(view.id);
     expect(b.store.cached(key)).toBeUndefined();
     // With no lookup in flight the bookkeeping is cleared, and the key is cached again when read.
     expect((await b.store.authenticate(key))?.keyId).toBe(view.id);
@@ -216,7 +188,7 @@ describe('revocation against a lookup in flight (PGlite)', () => {
   });
 
   it('still caches keys looked up after the revocation of another', async () => {
-    const store = new KeyStore(db, 60_000);
+    const store = new KeyStore(database(), 60_000);
     const kept = await store.create({ name: 'kept' });
     const gone = await store.create({ name: 'gone' });
     await store.revoke(gone.view.id);

@@ -4,8 +4,8 @@ import { endpointMode } from '../catalog/catalog-entry';
 import type { ChatService } from '../chat/chat-service';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
-import { CLIENT_CLOSED_REQUEST, countUpstreamError, settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
-import { toGatewayError } from '../model-call/to-gateway-error';
+import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
+import { settleStream, throwStreamFailure } from '../model-call/stream-end';
 import type { GatewayMetrics } from '../observability/metrics';
 import { openaiResponsesAdapter, type ResponsesCall, type ResponsesStreamEvent } from '../providers/openai/openai-responses';
 import type { ProviderUsage } from '../providers/usage';
@@ -149,20 +149,10 @@ export class ResponsesService {
       failure = err;
     } finally {
       if (!finished) await upstream.return(undefined).catch(() => undefined);
-      const clientGone = ctx.signal.aborted;
       const usage = providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type);
-      const error = failure && !clientGone ? toGatewayError(failure) : undefined;
-      if (failure && !clientGone) countUpstreamError(this.metrics, attempt.candidate, failure);
-      await ctx.ticket.settle(settlementOf(attempt, {
-        statusCode: finished ? 200 : clientGone ? CLIENT_CLOSED_REQUEST : error?.status ?? 500,
-        usage,
-        charge: finished || clientGone,
-        ttftMs,
-        wasStreaming: true,
-        errorCode: finished ? null : clientGone ? 'client_closed_request' : error?.code ?? 'internal_error',
-      }));
+      await settleStream(ctx, this.metrics, attempt, { finished, failure, usage, ttftMs });
     }
-    if (failure && !ctx.signal.aborted) throw toGatewayError(failure) ?? failure;
+    throwStreamFailure(ctx, failure);
   }
 }
 

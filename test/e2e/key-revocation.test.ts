@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { unreachableRedis } from '../support/unreachable-redis';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 
@@ -92,18 +92,13 @@ describe('a key revoked on a single gateway without Redis', () => {
 });
 
 describe('a key revoked while Redis is down', () => {
-  let dead: Server;
+  const redis = unreachableRedis();
   let t: TestGateway;
   beforeAll(async () => {
-    // Accepts and drops every connection, as a Redis that is restarting or unreachable does.
-    dead = createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
-    const redisUrl = `redis://127.0.0.1:${(dead.address() as { port: number }).port}`;
-    t = await startTestGateway({ database: 'postgres', env: { REDIS_URL: redisUrl, GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS } });
+    t = await startTestGateway({ database: 'postgres', env: { REDIS_URL: redis.url(), GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS } });
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise((resolve) => dead.close(resolve));
   });
 
   it('is still revoked and refused here at once; the publish Redis did not take is counted', async () => {

@@ -13,6 +13,17 @@ const weatherTool: OpenAI.Responses.FunctionTool = {
 
 type Item = OpenAI.Responses.ResponseInputItem;
 
+/** A Responses stream read to its end: the event types in order, the output text the deltas carried, and the SDK's final response. */
+async function readEvents(stream: ReturnType<OpenAI['responses']['stream']>) {
+  const types: string[] = [];
+  let text = '';
+  for await (const event of stream) {
+    types.push(event.type);
+    if (event.type === 'response.output_text.delta') text += event.delta;
+  }
+  return { types, text, final: await stream.finalResponse() };
+}
+
 /**
  * The Responses API with the official SDK: native routes (the upstream
  * speaks Responses), the stateless bridge onto Claude and Gemini, tool round
@@ -53,13 +64,7 @@ describe.each(TEST_DATABASES)('the Responses API (%s)', (database) => {
 
   it('a native stream passes the upstream events through in order', async () => {
     const stream = client.responses.stream({ model: 'gpt-4.1-mini', input: 'Tell me a story.' });
-    const types: string[] = [];
-    let text = '';
-    for await (const event of stream) {
-      types.push(event.type);
-      if (event.type === 'response.output_text.delta') text += event.delta;
-    }
-    const final = await stream.finalResponse();
+    const { types, text, final } = await readEvents(stream);
     expect(types[0]).toBe('response.created');
     expect(types.at(-1)).toBe('response.completed');
     expect(final.output_text).toBe(text);
@@ -139,13 +144,7 @@ describe.each(TEST_DATABASES)('the Responses API (%s)', (database) => {
 
   it('a bridged stream: the events the SDK expects, in order, and a final response that matches them', async () => {
     const stream = client.responses.stream({ model: 'claude-sonnet-4-5', input: 'Think, then name three colours.', reasoning: { effort: 'low' }, max_output_tokens: 4096 } as never);
-    const types: string[] = [];
-    let text = '';
-    for await (const event of stream) {
-      types.push(event.type);
-      if (event.type === 'response.output_text.delta') text += event.delta;
-    }
-    const final = await stream.finalResponse();
+    const { types, text, final } = await readEvents(stream);
     expect(types.slice(0, 3)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added']);
     expect(types.at(-1)).toBe('response.completed');
     expect(types.indexOf('response.reasoning_summary_text.delta')).toBeLessThan(types.indexOf('response.output_text.delta'));

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { unhandledRejectionsDuring, unreachableRedis } from '../support/unreachable-redis';
 import { TaskUpdateBus, MAX_PENDING_TASK_UPDATES, type TaskUpdateStream } from '../../src/graphql/task-update-bus';
 import { createLogger } from '../../src/observability/logger';
 import { GatewayMetrics } from '../../src/observability/metrics';
@@ -98,24 +98,13 @@ describe('the task update bus', () => {
   });
 
   describe('with Redis unreachable', () => {
-    let dead: Server;
-    let deadUrl: string;
-    beforeAll(async () => {
-      // A port that accepts and drops every connection: Redis is "down" for as long as the test runs.
-      dead = createServer((socket) => socket.destroy());
-      await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
-      deadUrl = `redis://127.0.0.1:${(dead.address() as { port: number }).port}`;
-    });
-    afterAll(() => new Promise((resolve) => dead.close(resolve)));
+    const redis = unreachableRedis();
 
     it('still delivers to this instance\'s subscribers, counts the failed publish, and never rejects unhandled', async () => {
-      const unhandled: unknown[] = [];
-      const onUnhandled = (reason: unknown) => unhandled.push(reason);
-      process.on('unhandledRejection', onUnhandled);
-      try {
+      const unhandled = await unhandledRejectionsDuring(async () => {
         const metrics = new GatewayMetrics();
         const { logger, lines } = capturingLogger();
-        const bus = TaskUpdateBus.throughRedis(deadUrl, logger, metrics);
+        const bus = TaskUpdateBus.throughRedis(redis.url(), logger, metrics);
         opened.push(bus);
         const local = bus.subscribe('key_z');
         for (let i = 0; i < 5; i++) bus.publish(task(`down_${i}`, 'key_z'));
@@ -124,9 +113,7 @@ describe('the task update bus', () => {
         expect(metrics.pubsubPublishFailures.get()).toBe(5);
         expect(lines.some((l) => /Redis/.test(l.msg))).toBe(true);
         await local.return();
-      } finally {
-        process.off('unhandledRejection', onUnhandled);
-      }
+      });
       expect(unhandled).toEqual([]);
     });
   });

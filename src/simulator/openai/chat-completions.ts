@@ -1,5 +1,5 @@
 import type { SimulatorContext } from '../context';
-import { type Directives, parseDirectives } from '../directives';
+import type { Directives } from '../directives';
 import { type StreamInterruptions, type StreamScript, planStream, writeEventStream } from '../event-stream';
 import type { Exchange } from '../routing';
 import { buildChatAnswer } from './chat-answer';
@@ -9,11 +9,10 @@ import { chatCompletionBody, completionIdentity } from './chat-response';
 import { chatStreamScript, sseDataFrame } from './chat-stream';
 import { toolChoiceError } from './chat-tools';
 import { chatUsage } from './chat-usage';
-import { passOpenAIDirectiveGate } from './directive-gate';
-import { type OpenAIError, badDirective, modelNotFound, openaiErrorEnvelope, sendOpenAIError, simulatedFailure } from './errors';
+import { admitOpenAIRequest } from './admit-request';
+import { type OpenAIError, modelNotFound, openaiErrorEnvelope, sendOpenAIError, simulatedFailure } from './errors';
 import { isUnknownModel } from './models';
 import { reasoningParameterError } from './reasoning-models';
-import { openaiJsonBody } from './request-body';
 import { openaiHeaders, sendOpenAIJson, sendOpenAIJsonText } from './respond';
 
 /**
@@ -24,19 +23,9 @@ import { openaiHeaders, sendOpenAIJson, sendOpenAIJsonText } from './respond';
  */
 export async function handleChatCompletions(context: SimulatorContext, exchange: Exchange): Promise<void> {
   const { res } = exchange;
-  const body = openaiJsonBody(exchange.body, context.options.maxBodyBytes);
-  if (!body.ok) return sendOpenAIError(res, body.error);
-  const validated = validateChatRequest(body.value);
-  if (!validated.ok) return sendOpenAIError(res, validated.error);
-  const { request } = validated;
-  const directiveText = lastUserText(request);
-  const parsed = parseDirectives(directiveText);
-  if (!parsed.ok) return sendOpenAIError(res, badDirective(parsed.message));
-  const { directives } = parsed;
-  const refusal = refusalFor(request);
-  if (refusal) return sendOpenAIError(res, refusal);
-
-  if (!(await passOpenAIDirectiveGate(context, exchange, directives, directiveText, request.model))) return;
+  const admitted = await admitOpenAIRequest(context, exchange, { validate: validateChatRequest, directiveText: lastUserText, refusal: refusalFor });
+  if (!admitted) return;
+  const { request, directives } = admitted;
 
   const recording = recordingToReplay(request, directives);
   if (recording !== undefined) return replayRecording(context, exchange, request, directives, recording);

@@ -1,11 +1,10 @@
 import type { SimulatorContext } from '../context';
-import { type Directives, parseDirectives } from '../directives';
+import type { Directives } from '../directives';
 import { type StreamInterruptions, type StreamScript, planStream, writeEventStream } from '../event-stream';
 import type { Exchange } from '../routing';
-import { passOpenAIDirectiveGate } from './directive-gate';
-import { type OpenAIError, badDirective, modelNotFound, sendOpenAIError, simulatedFailure } from './errors';
+import { admitOpenAIRequest } from './admit-request';
+import { type OpenAIError, modelNotFound, sendOpenAIError, simulatedFailure } from './errors';
 import { isUnknownModel } from './models';
-import { openaiJsonBody } from './request-body';
 import { openaiHeaders, sendOpenAIJson, sendOpenAIJsonText } from './respond';
 import { buildResponsesAnswer } from './responses-answer';
 import { previousResponseNotFound, responsesErrorEvent, toolChoiceNotInTools } from './responses-errors';
@@ -26,19 +25,9 @@ import { responsesUsage } from './responses-usage';
  */
 export async function handleResponses(context: SimulatorContext, exchange: Exchange): Promise<void> {
   const { res } = exchange;
-  const body = openaiJsonBody(exchange.body, context.options.maxBodyBytes);
-  if (!body.ok) return sendOpenAIError(res, body.error);
-  const validated = validateResponsesRequest(body.value);
-  if (!validated.ok) return sendOpenAIError(res, validated.error);
-  const { request } = validated;
-  const directiveText = lastUserText(request);
-  const parsed = parseDirectives(directiveText);
-  if (!parsed.ok) return sendOpenAIError(res, badDirective(parsed.message));
-  const { directives } = parsed;
-  const refusal = refusalFor(request);
-  if (refusal) return sendOpenAIError(res, refusal);
-
-  if (!(await passOpenAIDirectiveGate(context, exchange, directives, directiveText, request.model))) return;
+  const admitted = await admitOpenAIRequest(context, exchange, { validate: validateResponsesRequest, directiveText: lastUserText, refusal: refusalFor });
+  if (!admitted) return;
+  const { request, directives } = admitted;
 
   const recording = recordingToReplay(request, directives);
   if (recording !== undefined) return replayRecording(context, exchange, request, directives, recording);

@@ -53,6 +53,13 @@ import { FileSweeper } from './jobs/file-sweeper';
 import { ResponsesService } from './responses/responses-service';
 import { IdempotencyStore } from './http/idempotency-store';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper';
+import { HoldSweeper } from './jobs/hold-sweeper';
+import { adminSpendRouter } from './admin/admin-spend-router';
+import { BudgetStore } from './billing/budget-store';
+import { HoldPlacer } from './billing/hold-placer';
+import { Ledger } from './billing/ledger';
+import { SpendGuard } from './billing/spend-guard';
+import { WalletStore } from './billing/wallet-store';
 import { responsesRoute } from './responses/responses-router';
 import { RateLimits } from './limits/rate-limits';
 import { closeRateLimitRedis, openRateLimitRedis } from './limits/rate-limit-redis';
@@ -119,7 +126,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const metrics = new GatewayMetrics();
   const writer = new UsageWriter(db, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
   await writer.replaySpool();
-  const recorder = new UsageRecorder(catalog, writer, metrics);
+  const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger);
+  const recorder = new UsageRecorder(catalog, writer, metrics, spendGuard);
   // Without Redis there is one instance, and a revocation drops the key from its cache at once.
   const keyChanges = env.REDIS_URL ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger, metrics, cacheMs: env.GATEWAY_KEY_CACHE_MS }) : undefined;
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS, undefined, keyChanges);
@@ -161,6 +169,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
   });
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
+  const ledger = new Ledger(db);
+  const accounts = new AccountStore(db);
+  const holdSweeper = new HoldSweeper(ledger, logger, env.GATEWAY_HOLD_EXPIRY_MS);
   const apiKey = requireApiKey(keys);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
@@ -168,9 +179,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
       livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []),
-      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(new AccountStore(db), env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
+      adminSpendRouter({ db, accounts, keys, wallets: new WalletStore(db), budgets: new BudgetStore(db), ledger }, env.GATEWAY_ADMIN_TOKEN, jsonBody),
     ],
     authenticated: [
       modelsRouter(catalog),
@@ -203,6 +215,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   poller?.start();
   fileSweeper.start();
   idempotencySweeper.start();
+  holdSweeper.start();
   logger.info('gateway listening', {
     url, config: opts.loaded.source, models: catalog.allModels().length, catalog_revision: catalogSync.revision, pricing_version: catalog.contents.pricing.version,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
@@ -220,7 +233,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
       // The poller stops at once (its polls in flight are abandoned; their leases run out for another instance).
       const pollerStopped = poller?.stop();
-      const sweeperStopped = Promise.all([fileSweeper.stop(), idempotencySweeper.stop()]);
+      const sweeperStopped = Promise.all([fileSweeper.stop(), idempotencySweeper.stop(), holdSweeper.stop()]);
       catalogSync.stop();
       const idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
       if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });

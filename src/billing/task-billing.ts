@@ -8,7 +8,8 @@ import { lineItemsSchema, type LineItem } from './line-items';
  *
  * Settling charges the share actually delivered (never more than held),
  * line item by line item; refunding charges nothing and keeps the held
- * amount on record for audit.
+ * amount on record for audit. The ledger hold of an account under spend
+ * control ends in the same transaction.
  */
 export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: string, requested: number, delivered: number): Promise<boolean> {
   const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
@@ -18,6 +19,7 @@ export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: 
     where: { id: requestId, billingState: 'held' },
     data: { billingState: 'settled', amountMicrousd, lineItems, settledAt: new Date() },
   });
+  if (count === 1 && record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, amountMicrousd, null);
   return count === 1;
 }
 
@@ -29,7 +31,17 @@ export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: 
     where: { id: requestId, billingState: 'held' },
     data: { billingState: 'refunded', amountMicrousd: 0n, lineItems, settledAt: new Date() },
   });
+  if (count === 1 && record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, null, 'task failed: refunded');
   return count === 1;
+}
+
+/**
+ * Ends the task's ledger hold (accounts under spend control) in the same
+ * transaction as its record: settled at what was charged, or released.
+ */
+async function endLedgerHold(tx: Prisma.TransactionClient, holdId: bigint, requestId: string, charged: bigint | null, note: string | null): Promise<void> {
+  const item = { hold_id: holdId.toString(), request_id: requestId, charged: charged === null ? null : charged.toString(), note };
+  await tx.$queryRawUnsafe('SELECT gateway_end_holds($1::jsonb) AS "ended"', JSON.stringify([item]));
 }
 
 /**

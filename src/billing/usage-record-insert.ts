@@ -35,6 +35,7 @@ const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow)
   ['billing_state', 'text', (r) => r.billingState],
   ['task_id', 'text', (r) => r.taskId],
   ['held_microusd', 'bigint', (r) => r.heldMicrousd?.toString() ?? null],
+  ['hold_id', 'bigint', (r) => r.holdId?.toString() ?? null],
 ];
 
 const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');
@@ -44,8 +45,24 @@ const INSERT_SQL =
   `SELECT ${COLUMN_LIST} FROM json_to_recordset($1::json) AS r(${COLUMNS.map(([c, type]) => `"${c}" ${type}`).join(', ')}) ` +
   'ON CONFLICT ("id") DO NOTHING';
 
+/**
+ * The same insert, for a batch with records of accounts under spend
+ * control: the holds of the records it inserted are ended in the same
+ * statement (settled at the record's charge, or released when the call was
+ * refused or failed uncharged), so a record and its ledger entry commit
+ * together or not at all, and a replayed record (not inserted again) never
+ * ends its hold twice. A task's held record keeps its hold until the task
+ * ends (billing/task-billing.ts).
+ */
+const INSERT_AND_END_HOLDS_SQL =
+  `WITH "inserted" AS (${INSERT_SQL} RETURNING "id", "hold_id", "amount_microusd", "status_code", "billing_state") ` +
+  `SELECT gateway_end_holds(coalesce(jsonb_agg(jsonb_build_object('hold_id', "hold_id", 'request_id', "id", ` +
+  `'charged', CASE WHEN "amount_microusd" > 0 OR "status_code" < 400 THEN "amount_microusd" END)), '[]'::jsonb)) AS "ended" ` +
+  `FROM "inserted" WHERE "hold_id" IS NOT NULL AND "billing_state" <> 'held'`;
+
 export async function insertUsageRecords(db: Pick<Database, 'query'>, rows: UsageRecordRow[]): Promise<void> {
-  await db.query(INSERT_SQL, [JSON.stringify(rows.map(toColumns))]);
+  const sql = rows.some((r) => r.holdId !== null && r.billingState !== 'held') ? INSERT_AND_END_HOLDS_SQL : INSERT_SQL;
+  await db.query(sql, [JSON.stringify(rows.map(toColumns))]);
 }
 
 function toColumns(row: UsageRecordRow): Record<string, unknown> {

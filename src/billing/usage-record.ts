@@ -47,6 +47,8 @@ export interface UsageRecordInput {
   errorCode: string | null;
   /** For an asynchronous task: the charge is held until the task ends. */
   heldForTask?: string;
+  /** The ledger hold the record's charge ends (settles, or releases when nothing is charged). */
+  holdId?: bigint | null;
 }
 
 /** A usage record row as stored (the Prisma create input). */
@@ -75,6 +77,7 @@ export interface UsageRecordRow {
   billingState: 'final' | 'held';
   taskId: string | null;
   heldMicrousd: bigint | null;
+  holdId: bigint | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -108,6 +111,7 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     billingState: input.heldForTask ? 'held' : 'final',
     taskId: input.heldForTask ?? null,
     heldMicrousd: input.heldForTask ? bill.amountMicroUsd : null,
+    holdId: input.holdId ?? null,
   };
 }
 

@@ -90,11 +90,13 @@ function bigintToString(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-function reviveRow(raw: UsageRecordRow & { amountMicrousd: string; heldMicrousd: string | null; createdAt: string }): UsageRecordRow {
+function reviveRow(raw: UsageRecordRow & { amountMicrousd: string; heldMicrousd: string | null; holdId?: string | null; createdAt: string }): UsageRecordRow {
   return {
     ...raw,
     amountMicrousd: BigInt(raw.amountMicrousd),
     heldMicrousd: raw.heldMicrousd === null || raw.heldMicrousd === undefined ? null : BigInt(raw.heldMicrousd),
+    // Spools written before spend control have no hold.
+    holdId: raw.holdId === null || raw.holdId === undefined ? null : BigInt(raw.holdId),
     createdAt: new Date(raw.createdAt),
   };
 }

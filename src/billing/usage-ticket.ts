@@ -1,5 +1,6 @@
 import type { Principal } from '../keys/principal';
 import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
+import type { PricedRoute, SpendEstimate } from './spend-estimate';
 import type { UsageRecorder } from './usage-recorder';
 
 export interface Settlement {
@@ -26,6 +27,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export class UsageTicket {
   /** The model or route name the client asked for, once known. */
   model = '';
+  /** The ledger hold placed for this call (accounts under spend control); the record's write ends it. */
+  holdId: bigint | null = null;
   private settled = false;
   private settledStatus: number | undefined;
   private clientGone = false;
@@ -54,6 +57,16 @@ export class UsageTicket {
     private readonly startedAtMs: number,
   ) {
     recorder.opened(this);
+  }
+
+  /**
+   * Places the call's hold before its upstream call, for an account under
+   * spend control (nothing otherwise, and nothing a second time); throws
+   * the refusal (`budget_exceeded`, `insufficient_balance`). The record's
+   * write ends the hold.
+   */
+  hold(routes: PricedRoute[], estimate: SpendEstimate): Promise<void> {
+    return this.recorder.placeHold(this, routes, estimate);
   }
 
   /** Calls `listener` once, synchronously, with the settlement (no database wait); a listener must not throw. */
@@ -106,6 +119,7 @@ export class UsageTicket {
       servedBy: s.servedBy,
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
+      holdId: this.holdId,
     });
   }
 

@@ -3,6 +3,7 @@ import type { EndpointType } from '../config/gateway-config-schema';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
+import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import type { RequestContext } from '../model-call/request-context';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
 import { settleStream, throwStreamFailure } from '../model-call/stream-end';
@@ -81,7 +82,7 @@ export class ChatService {
       completion.usage = reported ? toClientUsage(reported.usage) : clientUsageFromMeasured(usage);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return completion;
-    }, { explain: explainRefusal, abandonedUsage: ({ candidate }) => estimateLocally(req, '', candidate.route.provider.type) });
+    }, { explain: explainRefusal, abandonedUsage: ({ candidate }) => estimateLocally(req, '', candidate.route.provider.type), spend: () => spendEstimateOf('chat', raw) });
   }
 
   /**
@@ -96,7 +97,7 @@ export class ChatService {
       const upstream = adapterFor(attempt.candidate).stream(this.call(ctx, attempt.candidate));
       const first = await upstream.next();
       return this.relay(ctx, req, attempt, upstream, first);
-    }, { explain: explainRefusal, wasStreaming: true });
+    }, { explain: explainRefusal, wasStreaming: true, spend: () => spendEstimateOf('chat', raw) });
   }
 
   private async *relay(

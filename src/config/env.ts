@@ -47,6 +47,8 @@ const envSchema = z.object({
   GATEWAY_FILE_MAX_VISION_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   /** How long an uploaded file is kept before the sweep removes it. */
   GATEWAY_FILE_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /** Spend control: an open hold older than this whose request wrote no usage record (its instance stopped) is released. */
+  GATEWAY_HOLD_EXPIRY_MS: z.coerce.number().int().min(60_000, 'must be at least 60000: longer than any call may run').default(3_600_000),
   /** How often this instance sweeps expired and deleted files (0: never). */
   GATEWAY_FILE_SWEEP_MS: intFromEnv(300_000),
   GATEWAY_S3_BUCKET: z.string().optional().or(z.literal('').transform(() => undefined)),

@@ -3,6 +3,7 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
+import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import type { GatewayMetrics } from '../observability/metrics';
 import { createOpenAIEmbeddings, type EmbeddingsResult } from '../providers/openai/openai-embeddings';
@@ -37,6 +38,6 @@ export class EmbeddingsService {
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage: measured, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       // The client reads the usage it is billed for, not the upstream's figures as sent.
       return { ...body, model: req.model, usage: { prompt_tokens: measured.promptTokens, total_tokens: measured.promptTokens } };
-    }, { abandonedUsage: () => embeddingsUsage(null, req.input) });
+    }, { abandonedUsage: () => embeddingsUsage(null, req.input), spend: () => spendEstimateOf('embeddings', raw) });
   }
 }

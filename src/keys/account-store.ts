@@ -81,6 +81,13 @@ export class AccountStore {
     return ownerView('project', row);
   }
 
+  /** Whether the key, project or member `id` belongs to the account (what a budget may be set on). */
+  async owns(accountId: string, kind: 'key' | 'project' | 'member', id: string): Promise<boolean> {
+    const table = { key: 'api_keys', project: 'projects', member: 'members' }[kind];
+    const { rows } = await this.db.query(`SELECT 1 FROM "${table}" WHERE "id" = $1 AND "account_id" = $2`, [id, accountId]);
+    return rows.length > 0;
+  }
+
   /** The account's member of this name, made if it is new. */
   async member(accountId: string, name: string): Promise<OwnerView> {
     const row = await this.prisma.member.upsert({

@@ -40,6 +40,7 @@ interface KeyRow {
   allowed_models: string[] | null;
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
+  spend_controlled: boolean;
 }
 
 interface CachedKey {
@@ -187,7 +188,8 @@ export class KeyStore {
   /** Straight through the driver: this runs on the request path whenever the cache misses. */
   private async load(hash: string): Promise<Principal | null> {
     const { rows } = await this.db.query<KeyRow>(
-      'SELECT "id", "account_id", "project_id", "member_id", "name", "allowed_models", "expires_at", "revoked_at" FROM "api_keys" WHERE "key_hash" = $1',
+      'SELECT k."id", k."account_id", k."project_id", k."member_id", k."name", k."allowed_models", k."expires_at", k."revoked_at", ' +
+        'EXISTS (SELECT 1 FROM "wallets" w WHERE w."account_id" = k."account_id") AS "spend_controlled" FROM "api_keys" k WHERE k."key_hash" = $1',
       [hash],
     );
     const row = rows[0];
@@ -200,6 +202,8 @@ export class KeyStore {
       keyName: row.name,
       allowedModels: row.allowed_models?.length ? new Set(row.allowed_models) : null,
       expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+      parentKeyId: null,
+      spendControlled: row.spend_controlled,
     };
   }
 
@@ -248,7 +252,21 @@ export class KeyStore {
     await this.changes.keyChanged({ kind: 'key_changed', key_id: id });
     return toView(updated);
   }
+
+  /**
+   * Something every key of the account carries changed (it came under spend
+   * control): its keys are read again, here at once and on the other
+   * instances as soon as they hear of it.
+   */
+  async accountChanged(accountId: string): Promise<void> {
+    const rows = await this.prisma.apiKey.findMany({ where: { accountId, revokedAt: null }, select: { id: true }, take: MAX_KEYS_TOLD });
+    for (const { id } of rows) this.forget(id);
+    await Promise.all(rows.map(({ id }) => this.changes.keyChanged({ kind: 'key_changed', key_id: id })));
+  }
 }
+
+/** At most this many keys of one account are told of a change to it one by one; past it, their caches run out. */
+const MAX_KEYS_TOLD = 10_000;
 
 export class UnknownAccountError extends Error {
   constructor(readonly accountId: string) {

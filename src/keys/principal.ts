@@ -8,6 +8,10 @@ export interface Principal {
   /** Model ids or route names the key may use; null means every model. */
   allowedModels: ReadonlySet<string> | null;
   expiresAt: Date | null;
+  /** The key a temporary credential was minted from; null for a key. */
+  parentKeyId: string | null;
+  /** The account has a wallet: its paid calls place holds against it and its budgets. */
+  spendControlled: boolean;
 }
 
 export function mayUseModel(principal: Principal, name: string): boolean {

@@ -1,3 +1,4 @@
+import type { SpendEstimate } from '../billing/spend-estimate';
 import type { MeasuredUsage } from '../billing/usage-record';
 import type { Settlement } from '../billing/usage-ticket';
 import type { Candidate } from '../catalog/catalog';
@@ -5,6 +6,7 @@ import type { GatewayError } from '../errors/gateway-error';
 import type { GatewayMetrics } from '../observability/metrics';
 import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
+import { pricedRoutes } from './call-spend-estimate';
 import type { RequestContext } from './request-context';
 import { toGatewayError } from './to-gateway-error';
 
@@ -45,11 +47,17 @@ export interface RouteAttemptOptions {
    * not be sent to a second route.
    */
   mayFallBack?: (err: unknown) => boolean;
+  /**
+   * The call's worst case, for the hold an account under spend control
+   * places before the first route is tried (asked only for such accounts).
+   */
+  spend?: () => SpendEstimate;
 }
 
 /**
- * Routing with fallback, for every capability: tries the candidates in
- * order until one answers. A failure before any byte reached the client
+ * Routing with fallback, for every capability: places the call's hold
+ * (accounts under spend control), then tries the candidates in order until
+ * one answers. A failure before any byte reached the client
  * moves to the next route when it is worth it (an upstream failure marked
  * retryable, or a route whose protocol cannot express the request); the last
  * failure settles the usage record (uncharged, naming the route that failed)
@@ -63,6 +71,7 @@ export async function tryRoutes<C extends Candidate, T>(
   run: (attempt: RouteAttempt<C>) => Promise<T>,
   options: RouteAttemptOptions = {},
 ): Promise<T> {
+  if (options.spend && ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
   let earlier: unknown;
   for (const [i, candidate] of candidates.entries()) {
     const attempt = { candidate, number: i + 1 };

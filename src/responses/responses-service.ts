@@ -4,6 +4,7 @@ import { endpointMode } from '../catalog/catalog-entry';
 import type { ChatService } from '../chat/chat-service';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
+import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
 import { settleStream, throwStreamFailure } from '../model-call/stream-end';
 import type { GatewayMetrics } from '../observability/metrics';
@@ -68,7 +69,7 @@ export class ResponsesService {
       const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return response;
-    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type) });
+    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type), spend: () => spendEstimateOf('responses', prepared.forward) });
     return { body, headers };
   }
 
@@ -90,7 +91,7 @@ export class ResponsesService {
       const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt.candidate, prepared.forward, true));
       const first = await upstream.next();
       return this.relay(ctx, req, attempt, upstream, first, id);
-    }, { wasStreaming: true });
+    }, { wasStreaming: true, spend: () => spendEstimateOf('responses', prepared.forward) });
     return { body, headers };
   }
 

@@ -8,6 +8,7 @@ import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { Principal } from '../keys/principal';
 import type { RequestContext } from '../model-call/request-context';
+import { pricedRoutes } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import type { Logger } from '../observability/logger';
@@ -299,6 +300,8 @@ export class VideoService {
   ): Promise<VideoTask> {
     const first = candidates[0];
     const polling = first.model.config.video!.polling;
+    // The worst case is the task's price: its seconds, on the dearest route.
+    await ctx.ticket.hold(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
     const now = Date.now();
     const id = `video_${randomUUID().replace(/-/g, '')}`;
     let task = await this.deps.store.create({

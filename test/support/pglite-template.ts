@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,10 @@ export async function freshPgliteDataDir(): Promise<string> {
   return dir;
 }
 
+/** Names and contents: a migration edited before it ships gets a template of its own. */
 function migrationsDigest(): string {
   const dir = defaultMigrationsDir();
-  return createHash('sha256').update(readdirSync(dir).sort().join(',')).digest('hex').slice(0, 12);
+  const hash = createHash('sha256');
+  for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(path.join(dir, name, 'migration.sql')));
+  return hash.digest('hex').slice(0, 12);
 }

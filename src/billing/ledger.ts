@@ -1,0 +1,111 @@
+import type { Database } from '../db/database';
+
+export type LedgerKind = 'top_up' | 'hold' | 'settle' | 'release' | 'charge' | 'refund' | 'adjustment';
+
+export interface LedgerEntryView {
+  id: string;
+  object: 'ledger_entry';
+  account_id: string;
+  kind: LedgerKind;
+  /** What the entry did to the wallet balance (a hold is negative). */
+  amount_microusd: number;
+  /** What it did to the amount charged for calls (a settle's cost; a refund negative). */
+  charged_microusd: number;
+  hold_id: string | null;
+  request_id: string | null;
+  key_id: string | null;
+  parent_key_id: string | null;
+  project_id: string | null;
+  member_id: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+interface LedgerRow {
+  id: string;
+  account_id: string;
+  kind: LedgerKind;
+  amount_microusd: string;
+  charged_microusd: string;
+  hold_id: string | null;
+  request_id: string | null;
+  key_id: string | null;
+  parent_key_id: string | null;
+  project_id: string | null;
+  member_id: string | null;
+  note: string | null;
+  created_at: Date | string;
+}
+
+export interface LedgerPage {
+  object: 'list';
+  data: LedgerEntryView[];
+  has_more: boolean;
+  /** Pass as `before` for the next (older) page. */
+  next_before: string | null;
+}
+
+const COLUMNS =
+  '"id"::text, "account_id", "kind", "amount_microusd"::text, "charged_microusd"::text, "hold_id"::text, "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note", "created_at"';
+
+/** Open holds older than this are released by the sweep: no call runs that long, so their request died with its instance. */
+export const DEFAULT_HOLD_EXPIRY_MS = 60 * 60 * 1000;
+
+/** Reading the append-only ledger, and releasing holds whose request never ended. */
+export class Ledger {
+  constructor(private readonly db: Pick<Database, 'query'>) {}
+
+  /** An account's entries, newest first, `limit` at a time, older than entry `before` when given. */
+  async page(accountId: string, limit: number, before?: bigint): Promise<LedgerPage> {
+    const { rows } = await this.db.query<LedgerRow>(
+      `SELECT ${COLUMNS} FROM "ledger_entries" WHERE "account_id" = $1 AND ($2::bigint IS NULL OR "id" < $2::bigint) ORDER BY "id" DESC LIMIT $3`,
+      [accountId, before?.toString() ?? null, limit + 1],
+    );
+    const data = rows.slice(0, limit).map(entryView);
+    const hasMore = rows.length > limit;
+    return { object: 'list', data, has_more: hasMore, next_before: hasMore ? data[data.length - 1]!.id : null };
+  }
+
+  /** The entries of one request (its hold and what ended it). */
+  async forRequest(requestId: string): Promise<LedgerEntryView[]> {
+    const { rows } = await this.db.query<LedgerRow>(`SELECT ${COLUMNS} FROM "ledger_entries" WHERE "request_id" = $1 ORDER BY "id"`, [requestId]);
+    return rows.map(entryView);
+  }
+
+  /**
+   * Releases the holds placed in [from, to) that are still open and whose
+   * request has no usage record (its instance stopped before writing it; a
+   * task's held record keeps its hold), at most `max`. A record replayed
+   * later from a spool books its charge as a late `charge` entry. Returns
+   * how many were released.
+   */
+  async releaseExpiredHolds(from: Date, to: Date, max = 500): Promise<number> {
+    const { rows } = await this.db.query<{ released: number }>(
+      `SELECT gateway_end_holds(coalesce(jsonb_agg(jsonb_build_object('hold_id', h."id", 'request_id', h."request_id", 'charged', NULL, 'note', 'expired')), '[]'::jsonb)) AS "released" ` +
+        `FROM (SELECT h."id", h."request_id" FROM "ledger_entries" h WHERE h."kind" = 'hold' AND h."created_at" >= $1 AND h."created_at" < $2 ` +
+        `AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release')) ` +
+        `AND NOT EXISTS (SELECT 1 FROM "usage_records" r WHERE r."hold_id" = h."id") ORDER BY h."id" LIMIT $3) h`,
+      [from, to, max],
+    );
+    return Number(rows[0]?.released ?? 0);
+  }
+}
+
+function entryView(row: LedgerRow): LedgerEntryView {
+  return {
+    id: row.id,
+    object: 'ledger_entry',
+    account_id: row.account_id,
+    kind: row.kind,
+    amount_microusd: Number(row.amount_microusd),
+    charged_microusd: Number(row.charged_microusd),
+    hold_id: row.hold_id,
+    request_id: row.request_id,
+    key_id: row.key_id,
+    parent_key_id: row.parent_key_id,
+    project_id: row.project_id,
+    member_id: row.member_id,
+    note: row.note,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,87 @@
+import type { Database } from '../db/database';
+import { GatewayError } from '../errors/gateway-error';
+import type { Logger } from '../observability/logger';
+import type { HoldPlacer } from './hold-placer';
+import type { PricingSource } from './pricing';
+import { worstCaseMicrousd, type PricedRoute, type SpendEstimate } from './spend-estimate';
+import type { UsageTicket } from './usage-ticket';
+
+interface RefusingBudget {
+  scope: string;
+  scope_id: string;
+  period: string;
+  limit_microusd: string;
+  used_microusd: string | null;
+}
+
+/**
+ * The check before every paid call of an account under spend control: a
+ * hold for the call's worst case, placed by one group-committed statement
+ * that checks the wallet and every budget over the caller and takes the
+ * amount from them. A refused call never reaches
+ * the upstream; a call whose hold cannot be placed (the database is out)
+ * is refused too, since nothing then bounds what it spends.
+ */
+export class SpendGuard {
+  constructor(
+    private readonly placer: HoldPlacer,
+    private readonly pricing: PricingSource,
+    private readonly db: Pick<Database, 'query'>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Places the hold for `ticket`'s call (the dearest of its routes) and notes it on the ticket; throws the refusal. */
+  async hold(ticket: UsageTicket, routes: PricedRoute[], estimate: SpendEstimate): Promise<void> {
+    if (!ticket.principal.spendControlled || ticket.holdId !== null) return;
+    const { prices } = this.pricing.currentPricing();
+    let amount = 0n;
+    for (const route of routes) {
+      const worst = worstCaseMicrousd(prices, route, estimate);
+      if (worst > amount) amount = worst;
+    }
+    let outcome;
+    try {
+      outcome = await this.placer.place({ principal: ticket.principal, requestId: ticket.requestId, amountMicrousd: amount });
+    } catch (err) {
+      this.logger.error('spend hold could not be placed; the call is refused', { request_id: ticket.requestId, account_id: ticket.principal.accountId, err });
+      throw new GatewayError('spend_control_unavailable', 'The hold for this call could not be placed (the database did not answer); nothing was sent upstream. Retry in a moment.');
+    }
+    if (outcome.kind === 'held') {
+      ticket.holdId = outcome.holdId;
+      if (outcome.softExceeded.length) {
+        this.logger.warn('soft budget passed', { request_id: ticket.requestId, account_id: ticket.principal.accountId, budget_ids: outcome.softExceeded });
+      }
+      return;
+    }
+    if (outcome.kind === 'uncontrolled') return;
+    if (outcome.refusal === 'insufficient_balance') {
+      throw new GatewayError('insufficient_balance', `The account's wallet cannot cover this call's worst case of ${amount} micro-USD; nothing was sent upstream. Top up the wallet or lower max_tokens.`, {
+        details: { hold_microusd: Number(amount) },
+      });
+    }
+    throw await this.budgetRefusal(outcome.budgetId!, amount);
+  }
+
+  private async budgetRefusal(budgetId: string, amount: bigint): Promise<GatewayError> {
+    const { rows } = await this.db
+      .query<RefusingBudget>(
+        'SELECT b."scope", b."scope_id", b."period", b."limit_microusd"::text, (u."spent_microusd" + u."held_microusd")::text AS "used_microusd" ' +
+          'FROM "budgets" b LEFT JOIN "budget_usage" u ON u."budget_id" = b."id" AND u."period_start" = gateway_period_start(b."period", now()) WHERE b."id" = $1',
+        [budgetId],
+      )
+      .catch(() => ({ rows: [] as RefusingBudget[] }));
+    const b = rows[0];
+    const limit = b ? BigInt(b.limit_microusd) : null;
+    const used = b?.used_microusd ? BigInt(b.used_microusd) : 0n;
+    const left = limit === null ? null : limit > used ? limit - used : 0n;
+    const what = b ? `the ${b.period} budget of ${b.scope} ${b.scope_id}` : `budget ${budgetId}`;
+    return new GatewayError('budget_exceeded', `This call could cost up to ${amount} micro-USD, more than is left of ${what}${left === null ? '' : ` (${left} micro-USD)`}; nothing was sent upstream. Lower max_tokens, or ask the account's administrator to raise the budget.`, {
+      details: {
+        budget_id: budgetId,
+        ...(b ? { scope: b.scope, scope_id: b.scope_id, period: b.period, limit_microusd: Number(limit) } : {}),
+        remaining_microusd: left === null ? null : Number(left),
+        hold_microusd: Number(amount),
+      },
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import type { Ledger } from '../billing/ledger';
+import type { Logger } from '../observability/logger';
+
+const SWEEP_EVERY_MS = 60 * 1000;
+/** At start-up the sweep looks this far behind the expiry for holds a stopped instance left open. */
+const LOOK_BACK_AT_START_MS = 24 * 60 * 60 * 1000;
+const BATCH = 500;
+
+/**
+ * Releases ledger holds whose request died with its instance (no usage
+ * record, open past the expiry), so they stop taking from the wallet and
+ * the budgets. Each round reads only the holds placed since the previous
+ * round's window; any instance may run it, and ending a hold twice is a
+ * no-op in the database.
+ */
+export class HoldSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private sweptUpTo: Date;
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly logger: Logger,
+    private readonly expiryMs: number,
+    private readonly everyMs = SWEEP_EVERY_MS,
+  ) {
+    this.sweptUpTo = new Date(Date.now() - expiryMs - LOOK_BACK_AT_START_MS);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void (this.running ??= this.sweep().finally(() => (this.running = undefined))), this.everyMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One round: the holds placed between the last round's end and the expiry are released if still open. */
+  async sweep(now = Date.now()): Promise<number> {
+    const to = new Date(now - this.expiryMs);
+    if (to <= this.sweptUpTo) return 0;
+    try {
+      let released = 0;
+      for (let batch = BATCH; batch === BATCH; released += batch) batch = await this.ledger.releaseExpiredHolds(this.sweptUpTo, to, BATCH);
+      this.sweptUpTo = to;
+      if (released) this.logger.warn('expired spend holds released: their requests ended without a usage record', { released, placed_before: to.toISOString() });
+      return released;
+    } catch (err) {
+      this.logger.warn('hold sweep failed; the next one retries', { err });
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { PricedRoute, SpendEstimate } from '../billing/spend-estimate';
+import type { Candidate } from '../catalog/catalog';
+
+/** The kind of request body, for where its output cap is. */
+export type EstimatedBody = 'chat' | 'responses' | 'embeddings';
+
+/**
+ * Prompt tokens allowed for each image: more than any provider charges for
+ * one (OpenAI's largest high-detail tiling is under 1,600; Anthropic's about
+ * as much; Gemini's 258 per tile).
+ */
+export const IMAGE_TOKEN_ALLOWANCE = 6_000;
+
+const IMAGE_PART_TYPES = new Set(['image_url', 'input_image', 'image']);
+const FILE_PART_TYPES = new Set(['file', 'input_file']);
+
+/**
+ * The worst case of a request, for its hold. A token is never less than one
+ * byte of the JSON that carries it, so the body's UTF-8 size bounds the
+ * prompt (tools and instructions included); each image adds an allowance,
+ * and a file (dereferenced by the gateway or the upstream) may fill the
+ * model's whole prompt, which is where each route's own limit caps it. The
+ * output is the request's cap, or the model's maximum when it sets none.
+ */
+export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstimate {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const parts = { images: 0, files: 0 };
+  countParts(kind === 'chat' ? b.messages : b.input, parts, 0);
+  const promptTokens = parts.files > 0 ? Number.MAX_SAFE_INTEGER : jsonBytes(body) + parts.images * IMAGE_TOKEN_ALLOWANCE;
+  const outputCap = kind === 'embeddings' ? 0
+    : kind === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
+      : positiveInt(b.max_output_tokens);
+  return { promptTokens, outputCap: outputCap ?? null };
+}
+
+/** What the worst case is priced on, for each route a call may take. */
+export function pricedRoutes(candidates: Candidate[]): PricedRoute[] {
+  return candidates.map(({ model, route }) => ({
+    modelId: model.id,
+    lane: route.lane,
+    maxInputTokens: model.config.max_input_tokens ?? model.config.context_window,
+    maxOutputTokens: model.config.max_output_tokens ?? null,
+    contextWindow: model.config.context_window,
+  }));
+}
+
+/** Counts image and file parts in message content, however deep (bodies are at most 128 levels deep). */
+function countParts(value: unknown, parts: { images: number; files: number }, depth: number): void {
+  if (depth > 128 || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) countParts(item, parts, depth + 1);
+    return;
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type === 'string') {
+    if (IMAGE_PART_TYPES.has(type)) parts.images++;
+    else if (FILE_PART_TYPES.has(type)) parts.files++;
+  }
+  for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) countParts(child, parts, depth + 1);
+}
+
+function jsonBytes(value: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}

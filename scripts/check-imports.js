@@ -33,7 +33,7 @@ const LAYERS = {
   responses: 6,
   search: 6,
   decisions: 6,
-  spend: 6,
+  credentials: 6,
   console: 6,
   // REST plumbing the capability routers use.
   http: 5,

@@ -55,6 +55,8 @@ import { IdempotencyStore } from './http/idempotency-store';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper';
 import { HoldSweeper } from './jobs/hold-sweeper';
 import { adminSpendRouter } from './admin/admin-spend-router';
+import { credentialsRouter } from './credentials/credentials-router';
+import { CredentialStore } from './keys/credential-store';
 import { BudgetStore } from './billing/budget-store';
 import { HoldPlacer } from './billing/hold-placer';
 import { Ledger } from './billing/ledger';
@@ -171,6 +173,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
   const ledger = new Ledger(db);
   const accounts = new AccountStore(db);
+  const wallets = new WalletStore(db);
+  const budgets = new BudgetStore(db);
   const holdSweeper = new HoldSweeper(ledger, logger, env.GATEWAY_HOLD_EXPIRY_MS);
   const apiKey = requireApiKey(keys);
   const httpServer = createServer();
@@ -182,7 +186,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
-      adminSpendRouter({ db, accounts, keys, wallets: new WalletStore(db), budgets: new BudgetStore(db), ledger }, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminSpendRouter({ db, accounts, keys, wallets, budgets, ledger }, env.GATEWAY_ADMIN_TOKEN, jsonBody),
     ],
     authenticated: [
       modelsRouter(catalog),
@@ -190,6 +194,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       usageRouter(services.usage),
       spendTotalsRouter(services.spend),
       filesRouter(files),
+      credentialsRouter({ credentials: new CredentialStore(db, keys), keys, wallets, budgets }, jsonBody),
     ],
     direct: [
       chatRoute(services.chat, { recorder, logger, jsonBody, idempotency, rateLimits }),

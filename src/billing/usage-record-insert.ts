@@ -36,6 +36,7 @@ const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow)
   ['task_id', 'text', (r) => r.taskId],
   ['held_microusd', 'bigint', (r) => r.heldMicrousd?.toString() ?? null],
   ['hold_id', 'bigint', (r) => r.holdId?.toString() ?? null],
+  ['parent_key_id', 'text', (r) => r.parentKeyId],
 ];
 
 const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');

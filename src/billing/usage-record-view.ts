@@ -30,6 +30,8 @@ export interface UsageRecordView {
   routing: (NonNullable<z.infer<typeof routingColumn>> & { delivery: Delivery }) | null;
   provider_usage: z.infer<typeof providerUsageColumn>;
   log_id: string;
+  /** Present when a temporary credential made the request: it, and the key that minted it. */
+  credential?: { id: string; parent_key_id: string };
 }
 
 export function toUsageRecordView(row: UsageRecord): UsageRecordView {
@@ -58,6 +60,7 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
     routing: withDelivery(routingColumn.parse(row.routing), row.delivery),
     provider_usage: providerUsageColumn.parse(row.providerUsage),
     log_id: row.logId,
+    ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
   };
 }
 

@@ -78,6 +78,8 @@ export interface UsageRecordRow {
   taskId: string | null;
   heldMicrousd: bigint | null;
   holdId: bigint | null;
+  /** The key that minted the temporary credential (keyId) the request came with. */
+  parentKeyId: string | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -112,6 +114,7 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     taskId: input.heldForTask ?? null,
     heldMicrousd: input.heldForTask ? bill.amountMicroUsd : null,
     holdId: input.holdId ?? null,
+    parentKeyId: input.principal.parentKeyId,
   };
 }
 

@@ -15,7 +15,7 @@ function row(id: string): UsageRecordRow {
     dimensions: [], currency: 'USD', amountMicrousd: 300_000n, pricingVersion: 1, lineItems: [],
     routing: { status_code: 200, total_duration_ms: 1, ttft_ms: null, was_streaming: false },
     providerUsage: { family: 'xai', raw_fields: {} }, logId: `log_${id}`, servedBy: null, errorCode: null,
-    billingState: 'held', taskId: `video_${id}`, heldMicrousd: 300_000n, holdId: null,
+    billingState: 'held', taskId: `video_${id}`, heldMicrousd: 300_000n, holdId: null, parentKeyId: null,
   };
 }
 

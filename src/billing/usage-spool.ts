@@ -97,6 +97,7 @@ function reviveRow(raw: UsageRecordRow & { amountMicrousd: string; heldMicrousd:
     heldMicrousd: raw.heldMicrousd === null || raw.heldMicrousd === undefined ? null : BigInt(raw.heldMicrousd),
     // Spools written before spend control have no hold.
     holdId: raw.holdId === null || raw.holdId === undefined ? null : BigInt(raw.holdId),
+    parentKeyId: raw.parentKeyId ?? null,
     createdAt: new Date(raw.createdAt),
   };
 }

@@ -15,7 +15,7 @@ function row(id: string): UsageRecordRow {
     dimensions: [], currency: 'USD', amountMicrousd: 12345678901234n, pricingVersion: 1, lineItems: [],
     routing: { status_code: 200, total_duration_ms: 1, ttft_ms: null, was_streaming: false },
     providerUsage: { family: 'openai', raw_fields: {} }, logId: `log_${id}`, servedBy: null, errorCode: null,
-    billingState: 'final', taskId: null, heldMicrousd: null, holdId: null,
+    billingState: 'final', taskId: null, heldMicrousd: null, holdId: null, parentKeyId: null,
   };
 }
 

@@ -43,7 +43,7 @@ const catalog = new Catalog(contentsOf(config));
 
 const principal = (allowed: string[] | null): Principal => ({
   keyId: 'key_1', accountId: 'acc_1', projectId: null, memberId: null, keyName: 'test',
-  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null, parentKeyId: null, spendControlled: false,
+  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null, parentKeyId: null, allowedDomains: null, spendControlled: false,
 });
 const anyModel = principal(null);
 const CHAT = '/v1/chat/completions';

@@ -43,7 +43,7 @@ export function buildRequestListener(parts: AppParts): RequestListener {
   for (const router of parts.open) app.use(router);
   app.use(['/v1', '/api', '/graphql'], parts.guard.middleware);
   for (const mount of parts.extra ?? []) mount(app);
-  app.use(['/v1', '/api/models', '/api/usage'], parts.requireApiKey as RequestHandler);
+  app.use(['/v1', '/api/models', '/api/usage', '/api/credentials'], parts.requireApiKey as RequestHandler);
   for (const router of parts.authenticated) app.use(router);
   app.use((req, _res, next) => next(Errors.notFound(req.method, requestPath(req))));
   app.use(onError);

@@ -40,6 +40,10 @@ interface KeyRow {
   allowed_models: string[] | null;
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
+  parent_key_id: string | null;
+  allowed_domains: string[] | null;
+  parent_revoked_at: Date | string | null;
+  parent_expires_at: Date | string | null;
   spend_controlled: boolean;
 }
 
@@ -119,7 +123,9 @@ export class KeyStore {
       this.lookupsInFlight--;
     }
     if (!principal) this.rememberRefusal(digest, now);
-    else if (!this.forgottenSince(principal.keyId, startedAt)) this.rememberKey(secret, principal, now);
+    else if (!this.forgottenSince(principal.keyId, startedAt) && !(principal.parentKeyId && this.forgottenSince(principal.parentKeyId, startedAt))) {
+      this.rememberKey(secret, principal, now);
+    }
     if (this.lookupsInFlight === 0) this.forgottenAt.clear();
     return usable(principal, now);
   }
@@ -130,7 +136,8 @@ export class KeyStore {
    * the next request reads it again from the database.
    */
   forget(keyId: string): void {
-    for (const [secret, entry] of this.keys) if (entry.principal.keyId === keyId) this.keys.delete(secret);
+    // A key's temporary credentials go with it: they end when it is revoked.
+    for (const [secret, entry] of this.keys) if (entry.principal.keyId === keyId || entry.principal.parentKeyId === keyId) this.keys.delete(secret);
     this.clock++;
     if (this.lookupsInFlight === 0) return;
     this.forgottenAt.delete(keyId);
@@ -189,11 +196,14 @@ export class KeyStore {
   private async load(hash: string): Promise<Principal | null> {
     const { rows } = await this.db.query<KeyRow>(
       'SELECT k."id", k."account_id", k."project_id", k."member_id", k."name", k."allowed_models", k."expires_at", k."revoked_at", ' +
-        'EXISTS (SELECT 1 FROM "wallets" w WHERE w."account_id" = k."account_id") AS "spend_controlled" FROM "api_keys" k WHERE k."key_hash" = $1',
+        'k."parent_key_id", k."allowed_domains", p."revoked_at" AS "parent_revoked_at", p."expires_at" AS "parent_expires_at", ' +
+        'EXISTS (SELECT 1 FROM "wallets" w WHERE w."account_id" = k."account_id") AS "spend_controlled" ' +
+        'FROM "api_keys" k LEFT JOIN "api_keys" p ON p."id" = k."parent_key_id" WHERE k."key_hash" = $1',
       [hash],
     );
     const row = rows[0];
-    if (!row || row.revoked_at) return null;
+    // A temporary credential ends with its parent.
+    if (!row || row.revoked_at || row.parent_revoked_at) return null;
     return {
       keyId: row.id,
       accountId: row.account_id,
@@ -201,8 +211,9 @@ export class KeyStore {
       memberId: row.member_id,
       keyName: row.name,
       allowedModels: row.allowed_models?.length ? new Set(row.allowed_models) : null,
-      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
-      parentKeyId: null,
+      expiresAt: earliest(row.expires_at, row.parent_expires_at),
+      parentKeyId: row.parent_key_id,
+      allowedDomains: row.allowed_domains?.length ? new Set(row.allowed_domains) : null,
       spendControlled: row.spend_controlled,
     };
   }
@@ -291,6 +302,11 @@ function toView(row: {
     revoked_at: row.revokedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+function earliest(a: Date | string | null, b: Date | string | null): Date | null {
+  const dates = [a, b].filter((d): d is Date | string => d !== null).map((d) => new Date(d));
+  return dates.length ? new Date(Math.min(...dates.map((d) => d.getTime()))) : null;
 }
 
 function usable(principal: Principal | null, now: number): Principal | null {

@@ -10,6 +10,8 @@ export interface Principal {
   expiresAt: Date | null;
   /** The key a temporary credential was minted from; null for a key. */
   parentKeyId: string | null;
+  /** Search result domains the key may receive; null means every domain. */
+  allowedDomains: ReadonlySet<string> | null;
   /** The account has a wallet: its paid calls place holds against it and its budgets. */
   spendControlled: boolean;
 }

@@ -173,7 +173,7 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
     ['a method a route does not take', (a: string) => [`/api/admin/accounts/${a}/wallet`, 'DELETE', undefined], 405, 'method_not_allowed'],
   ] as const)('answers %s with %i', async (_name, request, status, code) => {
     const acct = (await admin('/api/admin/accounts', 'POST', { name: 'bad-input' })).body.id as string;
-    const [path, method, body] = request(acct);
+    const [path, method, body] = request(acct) as [string, string, unknown];
     const res = await admin(path, method, body);
     expect({ status: res.status, code: res.body.error?.code }).toEqual({ status, code });
     expect((await admin(`/api/admin/accounts/${acct}/wallet`)).body.balance_microusd).toBe(0);

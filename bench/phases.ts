@@ -73,7 +73,8 @@ export async function measure(ctx: BenchContext, label: string, spec: Omit<LoadS
 /** Counts gateway requests for the usage-record check; any error fails the run. */
 export function account(ctx: BenchContext, label: string, result: LoadResult): void {
   for (const r of result.byTarget.values()) {
-    if (r.target === ctx.viaGateway.name) ctx.gatewayChatRequests += r.requests;
+    // The gateway's targets: `gateway`, and variants of it named `gateway (...)` (another key, say).
+    if (r.target === ctx.viaGateway.name || r.target.startsWith(`${ctx.viaGateway.name} (`)) ctx.gatewayChatRequests += r.requests;
     if (r.non2xx || r.failures) {
       ctx.report.fail(`${label}, ${r.target}: ${r.non2xx} non-2xx, ${r.failures} failed of ${r.requests}; ${r.errorSamples.join(' | ')}`);
     }

@@ -147,9 +147,22 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     retentionMs: env.GATEWAY_FILE_RETENTION_DAYS * 24 * 60 * 60 * 1000,
   });
   const fileSweeper = new FileSweeper(files, logger, env.GATEWAY_FILE_SWEEP_MS);
+  const rateLimitRedis = env.REDIS_URL ? await openRateLimitRedis(env.REDIS_URL, logger) : undefined;
+  const rateLimits = new RateLimits({
+    defaults: { keyRpm: env.GATEWAY_RATE_LIMIT_KEY_RPM, keyTpm: env.GATEWAY_RATE_LIMIT_KEY_TPM, accountRpm: env.GATEWAY_RATE_LIMIT_ACCOUNT_RPM, accountTpm: env.GATEWAY_RATE_LIMIT_ACCOUNT_TPM },
+    modelLimits: (name) => {
+      const model = catalog.model(name);
+      return model?.config.rate_limits ? { id: model.id, ...model.config.rate_limits } : undefined;
+    },
+    redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
+  });
+  const accounts = new AccountStore(db);
+  const wallets = new WalletStore(db);
+  const budgets = new BudgetStore(db);
+  const credentials = { credentials: new CredentialStore(db, keys), keys, wallets, budgets };
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
-    recorder, writer, metrics, logger,
+    credentials, recorder, rateLimits, writer, metrics, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
     ? new VideoPoller(videoTasks, videos, logger, { owner: instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, concurrency: 32, idleMs: env.GATEWAY_VIDEO_POLL_IDLE_MS })
@@ -161,20 +174,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
   const idempotency = new IdempotencyStore(db);
-  const rateLimitRedis = env.REDIS_URL ? await openRateLimitRedis(env.REDIS_URL, logger) : undefined;
-  const rateLimits = new RateLimits({
-    defaults: { keyRpm: env.GATEWAY_RATE_LIMIT_KEY_RPM, keyTpm: env.GATEWAY_RATE_LIMIT_KEY_TPM, accountRpm: env.GATEWAY_RATE_LIMIT_ACCOUNT_RPM, accountTpm: env.GATEWAY_RATE_LIMIT_ACCOUNT_TPM },
-    modelLimits: (name) => {
-      const model = catalog.model(name);
-      return model?.config.rate_limits ? { id: model.id, ...model.config.rate_limits } : undefined;
-    },
-    redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
-  });
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
   const ledger = new Ledger(db);
-  const accounts = new AccountStore(db);
-  const wallets = new WalletStore(db);
-  const budgets = new BudgetStore(db);
   const holdSweeper = new HoldSweeper(ledger, logger, env.GATEWAY_HOLD_EXPIRY_MS);
   const apiKey = requireApiKey(keys);
   const httpServer = createServer();
@@ -194,7 +195,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       usageRouter(services.usage),
       spendTotalsRouter(services.spend),
       filesRouter(files),
-      credentialsRouter({ credentials: new CredentialStore(db, keys), keys, wallets, budgets }, jsonBody),
+      credentialsRouter(credentials, jsonBody),
     ],
     direct: [
       chatRoute(services.chat, { recorder, logger, jsonBody, idempotency, rateLimits }),

@@ -1,20 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { BudgetStore, BudgetView } from '../billing/budget-store';
-import type { WalletStore } from '../billing/wallet-store';
 import { isWellFormedId } from '../db/well-formed-id';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { locals } from '../http/request-locals';
-import { DEFAULT_CREDENTIAL_SECONDS, MAX_CREDENTIAL_SECONDS, type CredentialStore, type CredentialView } from '../keys/credential-store';
-import type { KeyStore } from '../keys/key-store';
+import { DEFAULT_CREDENTIAL_SECONDS, MAX_CREDENTIAL_SECONDS, type CredentialView } from '../keys/credential-store';
 import type { Principal } from '../keys/principal';
+import { mintCredential, type CredentialServices } from './mint-credential';
 
 /** A host name as search results carry it: labels of letters, digits and hyphens. */
 const domain = z.string().max(253).regex(/^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/, 'must be a host name such as example.com');
 
-const mintSchema = z.strictObject({
+export const mintCredentialSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   expires_in: z.number().int().min(60).max(MAX_CREDENTIAL_SECONDS).default(DEFAULT_CREDENTIAL_SECONDS),
   models: z.array(z.string().min(1).max(256)).min(1).max(1000).optional(),
@@ -23,20 +21,13 @@ const mintSchema = z.strictObject({
   allowed_domains: z.array(domain).min(1).max(100).optional(),
 });
 
-export interface CredentialsDeps {
-  credentials: CredentialStore;
-  keys: Pick<KeyStore, 'accountChanged' | 'revoke'>;
-  wallets: WalletStore;
-  budgets: BudgetStore;
-}
-
 /**
  * Temporary credentials, minted by a key for itself (not by the admin):
  * `POST /api/credentials` (the secret is returned once), `GET` its list, and
  * `DELETE /api/credentials/{id}`. A credential with `budget_microusd` gets a
  * hard total budget of its own, which puts the account under spend control.
  */
-export function credentialsRouter(deps: CredentialsDeps, jsonBody: RequestHandler): Router {
+export function credentialsRouter(deps: CredentialServices, jsonBody: RequestHandler): Router {
   const router = Router();
   const parentOf = (res: Parameters<RequestHandler>[1]): Principal => {
     const principal = locals(res).principal!;
@@ -48,21 +39,12 @@ export function credentialsRouter(deps: CredentialsDeps, jsonBody: RequestHandle
     .route('/api/credentials')
     .post(jsonBody, async (req, res) => {
       const parent = parentOf(res);
-      const body = parseRequest(mintSchema, req.body);
-      const { key, view } = await deps.credentials.mint(parent, { name: body.name, expiresInSeconds: body.expires_in, models: body.models, allowedDomains: body.allowed_domains });
-      let budget: BudgetView | null = null;
-      if (body.budget_microusd !== undefined) {
-        try {
-          const madeWallet = await deps.wallets.ensure(parent.accountId);
-          budget = await deps.budgets.create({ accountId: parent.accountId, scope: 'key', scopeId: view.id, period: 'total', limitMicrousd: BigInt(body.budget_microusd), mode: 'hard' });
-          if (madeWallet) await deps.keys.accountChanged(parent.accountId);
-        } catch (err) {
-          // Never handed out without the budget it was asked with.
-          await deps.keys.revoke(view.id);
-          throw err;
-        }
-      }
-      res.status(201).json({ ...view, key, budget });
+      const body = parseRequest(mintCredentialSchema, req.body);
+      const minted = await mintCredential(deps, parent, {
+        name: body.name, expiresInSeconds: body.expires_in, models: body.models, allowedDomains: body.allowed_domains,
+        budgetMicrousd: body.budget_microusd === undefined ? undefined : BigInt(body.budget_microusd),
+      });
+      res.status(201).json(minted);
     })
     .get(async (_req, res) => {
       res.json({ object: 'list', data: await deps.credentials.list(parentOf(res).keyId) });

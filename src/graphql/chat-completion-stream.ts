@@ -1,4 +1,5 @@
 import { Errors } from '../errors/errors';
+import { settledTokens } from '../limits/token-estimate';
 import { openModelCall } from '../model-call/open-model-call';
 import { recordRefusal } from '../model-call/record-refusal';
 import type { RequestContext } from '../model-call/request-context';
@@ -32,7 +33,12 @@ export function openChatCompletionStream(ctx: GraphqlContext, input: ChatComplet
  */
 async function startChatCompletion(ctx: GraphqlContext, call: RequestContext, input: ChatCompletionInput): Promise<EndableStream<ChatCompletionEvent>> {
   try {
-    return chatCompletionEvents(await ctx.services.chat.stream(call, chatRequestBody(input)), ctx);
+    const body = chatRequestBody(input);
+    // The same requests- and tokens-per-minute limits as POST /v1/chat/completions (no headers to carry them here).
+    const admission = await ctx.services.rateLimits?.admit({ principal: ctx.principal, endpoint: 'chat', model: input.model, body });
+    if (admission?.refusal) throw admission.refusal;
+    if (admission) call.ticket.onSettled((s) => admission.settle(settledTokens(s.usage)));
+    return chatCompletionEvents(await ctx.services.chat.stream(call, body), ctx);
   } catch (err) {
     const refusal = await recordRefusal(call.ticket, err, ctx.logger);
     // Before the stream exists, graphql-ws cannot end the subscription: only a shutdown aborts it.

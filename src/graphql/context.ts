@@ -1,8 +1,10 @@
 import type { UsageRecorder } from '../billing/usage-recorder';
 import type { Catalog } from '../catalog/catalog';
 import type { ChatService } from '../chat/chat-service';
+import type { CredentialServices } from '../credentials/mint-credential';
 import type { FileService } from '../files/file-service';
 import type { KeyStore } from '../keys/key-store';
+import type { RateLimits } from '../limits/rate-limits';
 import type { Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
 import type { SpendTotals } from '../usage/spend-totals';
@@ -20,7 +22,11 @@ export interface GraphqlServices {
   usage: UsageQueries;
   spend: SpendTotals;
   files: FileService;
+  /** Temporary credentials and the budgets over a key. */
+  credentials: CredentialServices;
   recorder: UsageRecorder;
+  /** Requests and tokens per minute, for the chatCompletion subscription; without it nothing is counted. */
+  rateLimits?: RateLimits;
   logger: Logger;
 }
 

@@ -4,6 +4,7 @@ import { CatalogResolver } from './resolvers/catalog-resolver';
 import { ChatCompletionResolver } from './resolvers/chat-completion-resolver';
 import { FileResolver } from './resolvers/file-resolver';
 import { TaskResolver } from './resolvers/task-resolver';
+import { SpendControlResolver } from './resolvers/spend-control-resolver';
 import { SpendTotalsResolver } from './resolvers/spend-totals-resolver';
 import { UsageResolver } from './resolvers/usage-resolver';
 
@@ -13,7 +14,7 @@ import { UsageResolver } from './resolvers/usage-resolver';
  * the chat service.
  */
 export function buildGatewaySchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, SpendTotalsResolver, ChatCompletionResolver, TaskResolver, FileResolver], pubSub: NO_TOPICS, validate: false });
+  return buildSchema({ resolvers: [CatalogResolver, UsageResolver, SpendTotalsResolver, SpendControlResolver, ChatCompletionResolver, TaskResolver, FileResolver], pubSub: NO_TOPICS, validate: false });
 }
 
 /** type-graphql asks for a topic pub/sub whenever a schema has subscriptions; none of the gateway's uses topics. */

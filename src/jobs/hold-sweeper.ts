@@ -1,5 +1,6 @@
 import type { Ledger } from '../billing/ledger';
 import type { Logger } from '../observability/logger';
+import { PeriodicRound } from './periodic-round';
 
 const SWEEP_EVERY_MS = 60 * 1000;
 /** At start-up the sweep looks this far behind the expiry for holds a stopped instance left open. */
@@ -14,27 +15,25 @@ const BATCH = 500;
  * no-op in the database.
  */
 export class HoldSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly rounds: PeriodicRound;
   private sweptUpTo: Date;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly logger: Logger,
     private readonly expiryMs: number,
-    private readonly everyMs = SWEEP_EVERY_MS,
+    everyMs = SWEEP_EVERY_MS,
   ) {
     this.sweptUpTo = new Date(Date.now() - expiryMs - LOOK_BACK_AT_START_MS);
+    this.rounds = new PeriodicRound(everyMs, () => this.sweep());
   }
 
   start(): void {
-    this.timer = setInterval(() => void (this.running ??= this.sweep().finally(() => (this.running = undefined))), this.everyMs);
-    this.timer.unref();
+    this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round: the holds placed between the last round's end and the expiry are released if still open. */

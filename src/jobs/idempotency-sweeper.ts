@@ -1,5 +1,6 @@
 import type { IdempotencyStore } from '../http/idempotency-store';
 import type { Logger } from '../observability/logger';
+import { PeriodicRound } from './periodic-round';
 
 /** How often expired Idempotency-Key answers are removed; a claim frees its own key when expired anyway. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -10,23 +11,22 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  * is one statement, so two instances at once only share the work.
  */
 export class IdempotencySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly rounds: PeriodicRound;
 
   constructor(
     private readonly store: IdempotencyStore,
     private readonly logger: Logger,
-    private readonly everyMs = SWEEP_EVERY_MS,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void (this.running ??= this.sweep().finally(() => (this.running = undefined))), this.everyMs);
-    this.timer.unref();
+    everyMs = SWEEP_EVERY_MS,
+  ) {
+    this.rounds = new PeriodicRound(everyMs, () => this.sweep());
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  start(): void {
+    this.rounds.start();
+  }
+
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   private async sweep(): Promise<void> {

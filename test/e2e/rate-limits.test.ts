@@ -5,6 +5,8 @@ import { loadGatewayConfig } from '../../src/config/load-config';
 import { eventually } from '../support/eventually';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
+import { ChatCompletionDocument } from '../graphql/generated/graphql';
+import { runOverWs, wsClient } from '../graphql/graphql-test-client';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MODEL = 'gpt-4.1-mini';
@@ -66,6 +68,24 @@ describe('rate limits in one gateway (per process)', () => {
     expect(record.routing.status_code).toBe(429);
 
     expect((await chat(sdk(t, keyB))).status).toBe(200);
+  });
+
+  it('holds the GraphQL chatCompletion subscription to the same per-key limit as REST', async () => {
+    t = await startTestGateway({ env: { GATEWAY_RATE_LIMIT_KEY_RPM: '2' } });
+    const key = await t.createKey();
+    expect((await chat(sdk(t, key))).status).toBe(200);
+    const client = wsClient(t, { authorization: `Bearer ${key}` });
+    try {
+      const input = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi [sim words=3]' }] };
+      const first = await runOverWs(client, ChatCompletionDocument, { input });
+      expect(first.failure).toBeUndefined();
+      expect(first.results.at(-1)?.errors).toBeUndefined();
+      const refused = await runOverWs(client, ChatCompletionDocument, { input });
+      const error = (refused.results.at(-1)?.errors?.[0] ?? (refused.failure as Array<{ extensions?: unknown }> | undefined)?.[0]) as { extensions?: Record<string, unknown> } | undefined;
+      expect(error?.extensions).toMatchObject({ code: 'rate_limit_exceeded' });
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('holds an account limit across the keys of the account', async () => {

@@ -1,0 +1,62 @@
+import { request } from 'undici';
+import { against } from './context';
+import { createTarget } from './load';
+import { chatRequest, errorsCell, errorsCheck, measure, of, perRequest, targetJson, type Phase } from './phases';
+import { round } from './stats';
+import { fmt } from './table';
+
+/**
+ * What spend control costs a paid call: the same non-streaming load as
+ * `non_streaming_loaded`, once with a key of an account without a wallet
+ * and once with a key of an account under spend control (a prepaid wallet,
+ * an account budget and a key budget), back to back on the same gateway.
+ * The difference in gateway CPU per request is the hold before the call and
+ * its settlement in the record's insert.
+ */
+export const spendControl: Phase = {
+  id: 'spend_control',
+  async run(ctx) {
+    const n = ctx.settings.connections;
+    const key = await controlledKey(ctx.gateway.url, String(ctx.gatewayEnv.GATEWAY_ADMIN_TOKEN));
+    const controlled = createTarget(`${ctx.viaGateway.name} (spend control)`, ctx.gateway.url, { authorization: `Bearer ${key}` }, n);
+    try {
+      const chat = chatRequest(ctx, false);
+      const plain = await measure(ctx, `non-streaming ${n} conn, no wallet`, { targets: [ctx.viaGateway], connections: n, request: chat });
+      const held = await measure(ctx, `non-streaming ${n} conn, spend control`, { targets: [controlled], connections: n, request: chat });
+      const p = of(plain.result, ctx.viaGateway);
+      const h = of(held.result, controlled);
+      const plainCpu = perRequest(plain.gatewayCpuMs, p);
+      const heldCpu = perRequest(held.gatewayCpuMs, h);
+      const added = heldCpu - plainCpu;
+      const { report } = ctx;
+      report.section(`Spend control (hold + settle per call), non-streaming, ${n} connections`);
+      report.row('throughput (spend control / none)', fmt.rate(h.requests / h.elapsedS), fmt.rate(p.requests / p.elapsedS));
+      report.row('CPU per request (spend control / none)', fmt.ms(heldCpu, 3), fmt.ms(plainCpu, 3), fmt.ms(added, 3), '<= 0.05 ms added', against(added, 0.05));
+      report.row('errors (non-2xx + failed)', errorsCell(h), errorsCell(p), '', '0', errorsCheck(h, p));
+      report.json[this.id] = {
+        connections: n,
+        spend_control: targetJson(h, { cpu_ms_per_request: round(heldCpu, 4) }),
+        none: targetJson(p, { cpu_ms_per_request: round(plainCpu, 4) }),
+        added_cpu_ms_per_request: round(added, 4),
+      };
+    } finally {
+      await controlled.pool.close().catch(() => undefined);
+    }
+  },
+};
+
+/** An account with a prepaid wallet (far more than the run spends), an account budget and a key budget, and a key of it. */
+async function controlledKey(gatewayUrl: string, adminToken: string): Promise<string> {
+  const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const res = await request(`${gatewayUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`spend control set-up: POST ${path}: HTTP ${res.statusCode}: ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const account = String((await admin('/api/admin/accounts', { name: 'bench-spend-control' })).id);
+  const made = await admin('/api/admin/keys', { name: 'bench-spend-control', account_id: account });
+  await admin(`/api/admin/accounts/${account}/wallet/top-ups`, { amount_microusd: 1_000_000_000_000, note: 'bench' });
+  await admin(`/api/admin/accounts/${account}/budgets`, { scope: 'account', period: 'monthly', limit_microusd: 1_000_000_000_000 });
+  await admin(`/api/admin/accounts/${account}/budgets`, { scope: 'key', scope_id: made.id, period: 'daily', limit_microusd: 1_000_000_000_000 });
+  return String(made.key);
+}

@@ -194,7 +194,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       videosRouter(videos, recorder, logger, jsonBody, idempotency, rateLimits),
       usageRouter(services.usage),
       spendTotalsRouter(services.spend),
-      filesRouter(files),
+      filesRouter(files, { store: idempotency, logger }),
       credentialsRouter(credentials, jsonBody),
     ],
     direct: [

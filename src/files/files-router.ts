@@ -2,6 +2,8 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
+import type { IdempotencyStore } from '../http/idempotency-store';
+import { idempotencyKeyOf } from '../http/idempotent';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { isMultipart } from '../http/multipart';
 import { locals } from '../http/request-locals';
@@ -11,7 +13,9 @@ import { fileIdTime } from './file-id';
 import { isFilePurpose } from './file-purposes';
 import type { FilePageQuery } from './file-store';
 import type { FileService, StoredFile } from './file-service';
+import { uploadOnce } from './idempotent-upload';
 import { toFileObject } from './stored-file';
+import type { Logger } from '../observability/logger';
 
 export const FILES_ENDPOINT = '/v1/files';
 
@@ -23,9 +27,10 @@ export const LIST_LIMIT = { default: 100, max: 10_000 };
  * (list), `GET /v1/files/{id}`, `GET /v1/files/{id}/content` (download,
  * with single byte ranges) and `DELETE /v1/files/{id}`, so `client.files.*`
  * of the openai SDKs works unchanged. Every route sees only the calling
- * key's files.
+ * key's files; an upload with an `Idempotency-Key` is stored once (see
+ * idempotent-upload.ts).
  */
-export function filesRouter(files: FileService): Router {
+export function filesRouter(files: FileService, retries?: { store: IdempotencyStore; logger: Logger }): Router {
   const router = Router();
 
   router
@@ -34,7 +39,13 @@ export function filesRouter(files: FileService): Router {
       if (!isMultipart(req)) {
         throw new GatewayError('invalid_multipart', 'Send the upload as multipart/form-data with the fields "purpose" and "file".');
       }
-      const file = await files.upload(locals(res).principal!, req, res);
+      const l = locals(res);
+      const idempotencyKey = retries && idempotencyKeyOf(req);
+      if (retries && idempotencyKey) {
+        await uploadOnce({ files, ...retries }, { principal: l.principal!, requestId: l.requestId, idempotencyKey, endpoint: FILES_ENDPOINT }, req, res);
+        return;
+      }
+      const file = await files.upload(l.principal!, req, res);
       res.status(201).json(toFileObject(file));
     })
     .get(async (req, res) => {

@@ -3,7 +3,7 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import type { Logger } from '../observability/logger';
 import type { HttpRequest, HttpResponse, Middleware, Next } from './http-types';
-import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store';
+import type { ClaimResult, IdempotencyClaim, IdempotencyStore } from './idempotency-store';
 import { isMultipart } from './multipart';
 import { locals } from './request-locals';
 
@@ -25,15 +25,14 @@ const NOT_KEPT = new Set([408, 409, 429]);
  * that failed on the gateway's or the upstream's side (5xx, 408, 429, a
  * dropped connection) frees the key, so a retry runs again. Streams cannot
  * be replayed, so a streamed request with a key is refused, as is a
- * multipart one (the key is for JSON requests).
+ * multipart one here (a file upload's key is claimed once its bytes are in:
+ * files/idempotent-upload.ts).
  * Requests without the header pay nothing for this.
  */
 export function idempotent(store: IdempotencyStore, endpoint: string, logger: Logger): Middleware {
   return async (req: HttpRequest, res: HttpResponse, next: Next) => {
-    const header = req.headers['idempotency-key'];
-    if (header === undefined) return next();
-    const key = Array.isArray(header) ? header[0]! : header;
-    if (!KEY_PATTERN.test(key)) throw Errors.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters (a UUID, say).');
+    const key = idempotencyKeyOf(req);
+    if (key === undefined) return next();
     if (isMultipart(req)) throw Errors.validation('Idempotency-Key', 'is taken on JSON requests only; send this request without it.');
     if ((req.body as { stream?: unknown } | undefined)?.stream === true) {
       throw Errors.validation('Idempotency-Key', 'cannot be used with "stream": true (a stream cannot be replayed); retry streams without it.');
@@ -45,24 +44,47 @@ export function idempotent(store: IdempotencyStore, endpoint: string, logger: Lo
     };
     const found = await store.claim(claim);
     if (found.kind !== 'claimed') {
-      if (found.requestHash !== claim.requestHash) {
-        throw new GatewayError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.', { param: 'Idempotency-Key' });
-      }
-      if (found.kind === 'in_progress') {
-        throw new GatewayError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running. Retry in a moment to get its answer.', { param: 'Idempotency-Key', retryAfterSeconds: 1 });
-      }
-      await l.ticket?.settle({ statusCode: found.answer.status, usage: null, pricedAs: null, charge: false, ttftMs: null, wasStreaming: false, servedBy: null, errorCode: null });
-      res.statusCode = found.answer.status;
-      if (found.answer.contentType) res.setHeader('Content-Type', found.answer.contentType);
-      res.setHeader('Idempotent-Replayed', 'true');
-      res.setHeader('X-Svc-Replayed-Request-Id', found.requestId);
-      res.setHeader('Content-Length', Buffer.byteLength(found.answer.body));
-      res.end(found.answer.body);
-      return;
+      const replayed = earlierAnswer(found, claim.requestHash);
+      await l.ticket?.settle({ statusCode: replayed.answer.status, usage: null, pricedAs: null, charge: false, ttftMs: null, wasStreaming: false, servedBy: null, errorCode: null });
+      return replay(res, replayed);
     }
     keepAnswer(res, store, claim, logger);
     next();
   };
+}
+
+/** The request's Idempotency-Key, checked; undefined when it sends none. */
+export function idempotencyKeyOf(req: HttpRequest): string | undefined {
+  const header = req.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0]! : header;
+  if (!KEY_PATTERN.test(key)) throw Errors.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters (a UUID, say).');
+  return key;
+}
+
+/**
+ * What a retry gets when an earlier request holds its key: that request's
+ * answer when it is done and was the same request; otherwise the 409 that
+ * says why not (another request under the same key, or the first still running).
+ */
+export function earlierAnswer(found: Exclude<ClaimResult, { kind: 'claimed' }>, requestHash: string): Extract<ClaimResult, { kind: 'completed' }> {
+  if (found.requestHash !== requestHash) {
+    throw new GatewayError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.', { param: 'Idempotency-Key' });
+  }
+  if (found.kind === 'in_progress') {
+    throw new GatewayError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running. Retry in a moment to get its answer.', { param: 'Idempotency-Key', retryAfterSeconds: 1 });
+  }
+  return found;
+}
+
+/** Sends the first request's answer again, marked as a replay. */
+export function replay(res: HttpResponse, found: Extract<ClaimResult, { kind: 'completed' }>): void {
+  res.statusCode = found.answer.status;
+  if (found.answer.contentType) res.setHeader('Content-Type', found.answer.contentType);
+  res.setHeader('Idempotent-Replayed', 'true');
+  res.setHeader('X-Svc-Replayed-Request-Id', found.requestId);
+  res.setHeader('Content-Length', Buffer.byteLength(found.answer.body));
+  res.end(found.answer.body);
 }
 
 /** The path the request named (ids included, query left out): a retry is the same request on the same resource. */

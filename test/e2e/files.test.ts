@@ -350,4 +350,30 @@ describe.each(TEST_DATABASES)('files with the openai SDK (%s)', (database) => {
     expect(decodeURIComponent(/filename\*=UTF-8''(.*)$/.exec(disposition)![1])).toBe(name);
     await client.files.delete(created.id);
   });
+
+  it('stores an upload retried with the same Idempotency-Key once, and refuses the key for another upload', async () => {
+    const idem = `upload-${Date.now()}`;
+    const upload = async (data: Buffer, name: string) =>
+      client.files.create({ file: await toFile(data, name), purpose: 'user_data' }, { headers: { 'Idempotency-Key': idem } }).withResponse();
+    const before = (await rows()).length;
+    const first = await upload(Buffer.from('the same bytes'), 'same.txt');
+    const retry = await upload(Buffer.from('the same bytes'), 'same.txt');
+    expect(retry.data).toEqual(first.data);
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
+    // The retry's copy is not kept: one row (and one stored object) for the key.
+    const live = (await rows()).filter((r) => r.deletedAt === null);
+    expect(live.length - before).toBe(1);
+    const reused = await upload(Buffer.from('other bytes'), 'same.txt').catch((e) => e);
+    expect(reused.status).toBe(409);
+    expect(reused.error.code).toBe('idempotency_key_reused');
+    expect((await rows()).filter((r) => r.deletedAt === null).length - before).toBe(1);
+    // Another key's upload under the same Idempotency-Key is its own.
+    const theirs = await other.files.create({ file: await toFile(Buffer.from('the same bytes'), 'same.txt'), purpose: 'user_data' }, { headers: { 'Idempotency-Key': idem } });
+    expect(theirs.id).not.toBe(first.data.id);
+    await client.files.delete(first.data.id);
+    await other.files.delete(theirs.id);
+    await eventually(async () => ((await rows()).length === before ? true : undefined), 'the sweep removing the deleted uploads');
+  });
+
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Fails when the committed schema.graphql is not the schema the code builds.
+ * Fails when a committed schema file (schema.graphql, admin-schema.graphql) is
+ * not the schema the code builds.
  * Reads the compiled code: run `npm run build` first.
  */
 const { existsSync, readFileSync } = require('node:fs');
@@ -12,25 +13,30 @@ if (!existsSync(compiled)) {
   console.error(`${path.relative(process.cwd(), compiled)} is missing: run npm run build first`);
   process.exit(1);
 }
-const { printGatewaySchema, SCHEMA_FILE } = require(compiled);
+const { SCHEMAS, printSorted } = require(compiled);
 
-printGatewaySchema().then(
-  (expected) => {
-    const committed = existsSync(SCHEMA_FILE) ? readFileSync(SCHEMA_FILE, 'utf8') : '';
-    if (committed === expected) {
-      console.log('schema.graphql is up to date');
-      return;
+(async () => {
+  for (const { file, build } of SCHEMAS) {
+    const name = path.basename(file);
+    let expected;
+    try {
+      expected = await printSorted(build);
+    } catch (err) {
+      console.error(`could not build the GraphQL schema of ${name}:`, err);
+      process.exitCode = 1;
+      continue;
     }
-    console.error('schema.graphql is stale: run npm run schema:emit');
+    const committed = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (committed === expected) {
+      console.log(`${name} is up to date`);
+      continue;
+    }
+    console.error(`${name} is stale: run npm run schema:emit`);
     const line = firstDifferentLine(committed, expected);
     console.error(`  first difference at line ${line.number}:\n    committed: ${line.committed}\n    code:      ${line.expected}`);
     process.exitCode = 1;
-  },
-  (err) => {
-    console.error('could not build the GraphQL schema:', err);
-    process.exitCode = 1;
-  },
-);
+  }
+})();
 
 function firstDifferentLine(committed, expected) {
   const a = committed.split('\n');

@@ -55,6 +55,8 @@ import { IdempotencyStore } from './http/idempotency-store';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper';
 import { HoldSweeper } from './jobs/hold-sweeper';
 import { adminSpendRouter } from './admin/admin-spend-router';
+import { SpendAdmin } from './admin/spend-admin';
+import { mountAdminGraphql } from './graphql/admin/admin-graphql';
 import { credentialsRouter } from './credentials/credentials-router';
 import { CredentialStore } from './keys/credential-store';
 import { BudgetStore } from './billing/budget-store';
@@ -156,10 +158,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     },
     redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
   });
+  const ledger = new Ledger(db);
   const accounts = new AccountStore(db);
   const wallets = new WalletStore(db);
   const budgets = new BudgetStore(db);
   const credentials = { credentials: new CredentialStore(db, keys), keys, wallets, budgets };
+  const spendAdmin = new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger });
   const services: GatewayServices = {
     catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
     credentials, recorder, rateLimits, writer, metrics, logger,
@@ -175,11 +179,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
   const idempotency = new IdempotencyStore(db);
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
-  const ledger = new Ledger(db);
   const holdSweeper = new HoldSweeper(ledger, logger, env.GATEWAY_HOLD_EXPIRY_MS);
   const apiKey = requireApiKey(keys);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
+  let adminGraphql: GraphqlServer | undefined;
   const listener = buildRequestListener({
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
@@ -187,7 +191,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
-      adminSpendRouter({ db, accounts, keys, wallets, budgets, ledger }, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, jsonBody),
     ],
     authenticated: [
       modelsRouter(catalog),
@@ -206,9 +210,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
       taskUpdates, isDraining: () => draining, requireApiKey: apiKey, guard,
       maxMessageBytes: env.GATEWAY_MAX_BODY_BYTES, maxSubscriptionsPerKey: env.GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY,
-    }))],
+    })), (expressApp) => void (adminGraphql = mountAdminGraphql(expressApp, { spend: spendAdmin, accounts, keys }, logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)))],
   });
   await graphql?.start();
+  await adminGraphql?.start();
   httpServer.on('request', listener);
   httpServer.on('clientError', answerClientError);
   httpServer.keepAliveTimeout = 65_000;
@@ -247,6 +252,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await sweeperStopped;
       // Open subscriptions end here, each handing over its usage record.
       await graphql?.stop();
+      await adminGraphql?.stop();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();

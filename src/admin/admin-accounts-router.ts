@@ -7,7 +7,7 @@ import { requireAdminToken } from '../http/auth';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import type { AccountStore } from '../keys/account-store';
 
-const nameSchema = z.object({ name: z.string().trim().min(1).max(200) });
+export const nameSchema = z.object({ name: z.string().trim().min(1).max(200) });
 
 /**
  * The operator's accounts: `POST /api/admin/accounts` and list,

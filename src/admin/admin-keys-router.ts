@@ -6,7 +6,7 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { parseRequest } from '../errors/parse-request';
-import { UnknownAccountError, type KeyStore } from '../keys/key-store';
+import { UnknownAccountError, type ApiKeyView, type KeyStore } from '../keys/key-store';
 
 export const createKeySchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -17,6 +17,20 @@ export const createKeySchema = z.object({
   member: z.string().trim().min(1).max(200).optional(),
 });
 
+/** Creates a key from a request body in the REST shape (admin REST and admin GraphQL); the secret is in the answer, once. */
+export async function createKey(keys: KeyStore, body: unknown): Promise<ApiKeyView & { key: string }> {
+  const input = parseRequest(createKeySchema, body);
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw Errors.validation('expires_at', 'must be in the future.');
+  try {
+    const { key, view } = await keys.create({ name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member });
+    return { ...view, key };
+  } catch (err) {
+    if (err instanceof UnknownAccountError) throw new GatewayError('account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
+    throw err;
+  }
+}
+
 /** The operator's key management: `POST /api/admin/keys` (the secret is returned once), list, revoke. */
 export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, jsonBody: RequestHandler): Router {
   const router = Router();
@@ -25,16 +39,7 @@ export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, 
   router
     .route('/api/admin/keys')
     .post(admin, jsonBody, async (req, res) => {
-      const input = parseRequest(createKeySchema, req.body);
-      const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
-      if (expiresAt && expiresAt.getTime() <= Date.now()) throw Errors.validation('expires_at', 'must be in the future.');
-      try {
-        const { key, view } = await keys.create({ name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member });
-        res.status(201).json({ ...view, key });
-      } catch (err) {
-        if (err instanceof UnknownAccountError) throw new GatewayError('account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
-        throw err;
-      }
+      res.status(201).json(await createKey(keys, req.body));
     })
     .get(admin, async (_req, res) => {
       res.json({ object: 'list', data: await keys.list() });

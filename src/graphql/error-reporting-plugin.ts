@@ -9,7 +9,7 @@ import { isInternalError, withRequestId } from './errors';
  * "internal error") with their stack and that id. Apollo's `formatError`
  * cannot do either: it does not see the request.
  */
-export function errorReportingPlugin(): ApolloServerPlugin<GraphqlContext> {
+export function errorReportingPlugin<C extends Pick<GraphqlContext, 'requestId' | 'logger'>>(): ApolloServerPlugin<C> {
   return {
     async requestDidStart() {
       return {

@@ -4,7 +4,6 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { locals } from '../http/request-locals';
 import { sendJson } from '../http/send-json';
 import { toGatewayError } from '../model-call/to-gateway-error';
-import type { GraphqlContext } from './context';
 import { isKeyRefusal, refusalError, unauthenticatedBy, withRequestId } from './errors';
 
 /**
@@ -16,7 +15,7 @@ import { isKeyRefusal, refusalError, unauthenticatedBy, withRequestId } from './
  * request. Every error of such an answer gets the request id here, as the
  * errors of an operation get it in error-reporting-plugin.ts.
  */
-export function apolloHandler(apollo: ApolloServer<GraphqlContext>, context: (res: Response) => Promise<GraphqlContext>): RequestHandler {
+export function apolloHandler<C extends object>(apollo: ApolloServer<C>, context: (res: Response) => Promise<C>): RequestHandler {
   return async (req, res) => {
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(req.headers)) {

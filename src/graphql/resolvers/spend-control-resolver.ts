@@ -1,5 +1,4 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { BudgetView } from '../../billing/budget-store';
 import { mintCredentialSchema } from '../../credentials/credentials-router';
 import { mintCredential } from '../../credentials/mint-credential';
 import { GatewayError } from '../../errors/gateway-error';
@@ -7,7 +6,7 @@ import { parseRequest } from '../../errors/parse-request';
 import type { CredentialView } from '../../keys/credential-store';
 import type { Principal } from '../../keys/principal';
 import type { GraphqlContext } from '../context';
-import { BudgetNode } from '../types/budget';
+import { BudgetNode, budgetNode } from '../types/budget';
 import { CreateCredentialInput, CredentialNode, MintedCredential } from '../types/credential';
 
 /**
@@ -59,12 +58,6 @@ function parentKey(principal: Principal): Principal {
   return principal;
 }
 
-function budgetNode(b: BudgetView): BudgetNode {
-  return {
-    id: b.id, scope: b.scope, scopeId: b.scope_id, period: b.period, mode: b.mode, limitMicrousd: b.limit_microusd,
-    periodStart: new Date(b.period_start), spentMicrousd: b.spent_microusd, heldMicrousd: b.held_microusd, remainingMicrousd: b.remaining_microusd,
-  };
-}
 
 function credentialNode(c: CredentialView): CredentialNode {
   return {

@@ -1,5 +1,6 @@
 import { GraphQLDateTimeISO, GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
+import type { BudgetView } from '../../billing/budget-store';
 
 /** A budget over the calling key (the REST admin budget view, camel-cased): its own, its project's, its member's or its account's. */
 @ObjectType('Budget', { description: "A spending limit over the calling key, with the current period's figures in micro-USD." })
@@ -33,4 +34,12 @@ export class BudgetNode {
 
   @Field(() => GraphQLSafeInt)
   remainingMicrousd!: number;
+}
+
+/** The REST budget view as this type. */
+export function budgetNode(b: BudgetView): BudgetNode {
+  return {
+    id: b.id, scope: b.scope, scopeId: b.scope_id, period: b.period, mode: b.mode, limitMicrousd: b.limit_microusd,
+    periodStart: new Date(b.period_start), spentMicrousd: b.spent_microusd, heldMicrousd: b.held_microusd, remainingMicrousd: b.remaining_microusd,
+  };
 }

@@ -1,0 +1,82 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { nameSchema } from '../../admin/admin-accounts-router';
+import { createKey } from '../../admin/admin-keys-router';
+import { isWellFormedId } from '../../db/well-formed-id';
+import { GatewayError } from '../../errors/gateway-error';
+import { parseRequest } from '../../errors/parse-request';
+import type { AccountView, OwnerView } from '../../keys/account-store';
+import type { ApiKeyView } from '../../keys/key-store';
+import type { AdminGraphqlContext } from './admin-context';
+import { Account, AccountDetail, AccountOwner, ApiKey, CreatedApiKey, CreateKeyInput } from './admin-types';
+
+/** Accounts, their projects and members, and keys: the admin REST calls of /api/admin/accounts and /api/admin/keys. */
+@Resolver()
+export class AccountsAdminResolver {
+  @Query(() => [Account], { description: 'Every account (the first 1,000, oldest first).' })
+  async accounts(@Ctx() ctx: AdminGraphqlContext): Promise<Account[]> {
+    return (await ctx.admin.accounts.list()).map(account);
+  }
+
+  @Query(() => AccountDetail, { nullable: true, description: 'An account with its projects and members; null when there is none.' })
+  async account(@Arg('id', () => ID) id: string, @Ctx() ctx: AdminGraphqlContext): Promise<AccountDetail | null> {
+    const found = isWellFormedId(id) ? await ctx.admin.accounts.find(id) : null;
+    return found && { ...account(found), projects: found.projects.map(owner), members: found.members.map(owner), activeKeys: found.active_keys };
+  }
+
+  @Query(() => [ApiKey], { description: 'Every key (the first 1,000, newest first).' })
+  async keys(@Ctx() ctx: AdminGraphqlContext): Promise<ApiKey[]> {
+    return (await ctx.admin.keys.list()).map(apiKey);
+  }
+
+  @Mutation(() => Account)
+  async createAccount(@Arg('name') name: string, @Ctx() ctx: AdminGraphqlContext): Promise<Account> {
+    return account(await ctx.admin.accounts.create(parseRequest(nameSchema, { name }).name));
+  }
+
+  @Mutation(() => AccountOwner, { description: 'The account\'s project of this name, made if it is new.' })
+  async createProject(@Arg('accountId', () => ID) accountId: string, @Arg('name') name: string, @Ctx() ctx: AdminGraphqlContext): Promise<AccountOwner> {
+    const id = await ctx.admin.spend.account(accountId);
+    return owner(await ctx.admin.accounts.project(id, parseRequest(nameSchema, { name }).name));
+  }
+
+  @Mutation(() => AccountOwner, { description: 'The account\'s member of this name, made if it is new.' })
+  async createMember(@Arg('accountId', () => ID) accountId: string, @Arg('name') name: string, @Ctx() ctx: AdminGraphqlContext): Promise<AccountOwner> {
+    const id = await ctx.admin.spend.account(accountId);
+    return owner(await ctx.admin.accounts.member(id, parseRequest(nameSchema, { name }).name));
+  }
+
+  @Mutation(() => CreatedApiKey, { description: 'Creates a key; its secret is in the answer, once.' })
+  async createKey(@Arg('input', () => CreateKeyInput) input: CreateKeyInput, @Ctx() ctx: AdminGraphqlContext): Promise<CreatedApiKey> {
+    const created = await createKey(ctx.admin.keys, {
+      name: input.name,
+      ...(input.models != null && { models: input.models }),
+      ...(input.expiresAt != null && { expires_at: input.expiresAt.toISOString() }),
+      ...(input.accountId != null && { account_id: input.accountId }),
+      ...(input.project != null && { project: input.project }),
+      ...(input.member != null && { member: input.member }),
+    });
+    return { ...apiKey(created), key: created.key };
+  }
+
+  @Mutation(() => ApiKey, { description: 'Revokes a key (and its temporary credentials) on every instance.' })
+  async revokeKey(@Arg('id', () => ID) id: string, @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
+    const revoked = isWellFormedId(id) ? await ctx.admin.keys.revoke(id) : null;
+    if (!revoked) throw new GatewayError('key_not_found', `No API key "${id}".`);
+    return apiKey(revoked);
+  }
+}
+
+function account(a: AccountView): Account {
+  return { id: a.id, name: a.name, createdAt: new Date(a.created_at) };
+}
+
+function owner(o: OwnerView): AccountOwner {
+  return { id: o.id, kind: o.object, accountId: o.account_id, name: o.name, createdAt: new Date(o.created_at) };
+}
+
+function apiKey(k: ApiKeyView): ApiKey {
+  return {
+    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id,
+    expiresAt: k.expires_at ? new Date(k.expires_at) : null, revokedAt: k.revoked_at ? new Date(k.revoked_at) : null, createdAt: new Date(k.created_at),
+  };
+}

@@ -1,0 +1,136 @@
+import { GraphQLDateTimeISO, GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+
+/**
+ * The admin GraphQL's types: the objects of the admin REST API
+ * (/api/admin/...), camel-cased. Money is SafeInt micro-USD; ledger ids are
+ * strings (64-bit).
+ */
+
+@ObjectType({ description: 'A customer account: its keys, projects and members, its wallet and budgets.' })
+export class Account {
+  @Field(() => ID) id!: string;
+  @Field() name!: string;
+  @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+}
+
+@ObjectType({ description: 'A project or a member of an account (what keys are grouped by).' })
+export class AccountOwner {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'project or member' }) kind!: string;
+  @Field() accountId!: string;
+  @Field() name!: string;
+  @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+}
+
+@ObjectType({ description: 'An account with its projects, members and active key count.' })
+export class AccountDetail extends Account {
+  @Field(() => [AccountOwner]) projects!: AccountOwner[];
+  @Field(() => [AccountOwner]) members!: AccountOwner[];
+  @Field(() => Int) activeKeys!: number;
+}
+
+@ObjectType({ description: 'An API key (never its secret, which is shown once at creation).' })
+export class ApiKey {
+  @Field(() => ID) id!: string;
+  @Field() name!: string;
+  @Field() keyPrefix!: string;
+  @Field(() => [String]) models!: string[];
+  @Field() accountId!: string;
+  @Field(() => String, { nullable: true }) projectId!: string | null;
+  @Field(() => String, { nullable: true }) memberId!: string | null;
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) expiresAt!: Date | null;
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) revokedAt!: Date | null;
+  @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+}
+
+@ObjectType({ description: 'A key just created: its secret is shown this once.' })
+export class CreatedApiKey extends ApiKey {
+  @Field() key!: string;
+}
+
+@InputType({ description: 'A key to create: the fields of POST /api/admin/keys.' })
+export class CreateKeyInput {
+  @Field() name!: string;
+  @Field(() => [String], { nullable: true }) models?: string[];
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) expiresAt?: Date;
+  @Field({ nullable: true }) accountId?: string;
+  @Field({ nullable: true, description: 'A project name of the account (made on first use).' }) project?: string;
+  @Field({ nullable: true, description: 'A member name of the account (made on first use).' }) member?: string;
+}
+
+@ObjectType({ description: "An account's wallet: balance after open holds, what is held, and how far below zero holds may go." })
+export class Wallet {
+  @Field() accountId!: string;
+  @Field(() => GraphQLSafeInt) balanceMicrousd!: number;
+  @Field(() => GraphQLSafeInt) heldMicrousd!: number;
+  @Field(() => GraphQLSafeInt, { nullable: true, description: '0: prepaid; null: never refused.' }) creditLimitMicrousd!: number | null;
+  @Field({ description: 'Whether the account has a wallet: its paid calls hold against it and its budgets.' }) spendControlled!: boolean;
+}
+
+@ObjectType({ description: 'A top-up or an adjustment: its ledger entry and the wallet after it.' })
+export class WalletMovement {
+  @Field(() => ID) entryId!: string;
+  @Field(() => Wallet) wallet!: Wallet;
+}
+
+@ObjectType({ description: 'One movement of money in the append-only ledger.' })
+export class LedgerEntry {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'top_up, hold, settle, release, charge, refund or adjustment.' }) kind!: string;
+  @Field(() => GraphQLSafeInt, { description: 'What it did to the wallet balance (a hold is negative).' }) amountMicrousd!: number;
+  @Field(() => GraphQLSafeInt, { description: 'What it did to the amount charged for calls.' }) chargedMicrousd!: number;
+  @Field(() => String, { nullable: true }) holdId!: string | null;
+  @Field(() => String, { nullable: true }) requestId!: string | null;
+  @Field(() => String, { nullable: true }) keyId!: string | null;
+  @Field(() => String, { nullable: true }) parentKeyId!: string | null;
+  @Field(() => String, { nullable: true }) projectId!: string | null;
+  @Field(() => String, { nullable: true }) memberId!: string | null;
+  @Field(() => String, { nullable: true }) note!: string | null;
+  @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+}
+
+@ObjectType({ description: 'A page of ledger entries, newest first.' })
+export class LedgerPage {
+  @Field(() => [LedgerEntry]) entries!: LedgerEntry[];
+  @Field() hasMore!: boolean;
+  @Field(() => String, { nullable: true, description: 'Pass as `before` for the next (older) page.' }) nextBefore!: string | null;
+}
+
+@ObjectType({ description: 'One invariant, recomputed from the ledger, and the rows that break it.' })
+export class ReconcileCheck {
+  @Field() name!: string;
+  @Field() description!: string;
+  @Field() ok!: boolean;
+  @Field(() => [GraphQLJSONObject]) violations!: Record<string, unknown>[];
+}
+
+@ObjectType({ description: 'Holds not ended yet: calls and video tasks in flight.' })
+export class OpenHolds {
+  @Field(() => Int) count!: number;
+  @Field(() => GraphQLSafeInt) amountMicrousd!: number;
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) oldestAt!: Date | null;
+}
+
+@ObjectType({ description: 'The spend-control invariants (GET /api/admin/reconcile).' })
+export class Reconciliation {
+  @Field(() => String, { nullable: true }) accountId!: string | null;
+  @Field() ok!: boolean;
+  @Field(() => [ReconcileCheck]) checks!: ReconcileCheck[];
+  @Field(() => OpenHolds) openHolds!: OpenHolds;
+}
+
+@InputType({ description: 'A budget to set: the fields of POST /api/admin/accounts/{id}/budgets.' })
+export class CreateBudgetInput {
+  @Field({ description: 'key, project, member or account' }) scope!: string;
+  @Field({ nullable: true, description: 'The key, project or member id; left out for an account budget.' }) scopeId?: string;
+  @Field({ description: 'total, monthly or daily' }) period!: string;
+  @Field(() => GraphQLSafeInt) limitMicrousd!: number;
+  @Field({ nullable: true, description: 'hard (default) or soft' }) mode?: string;
+}
+
+@ObjectType({ description: 'A removed budget.' })
+export class BudgetDeletion {
+  @Field(() => ID) id!: string;
+  @Field() deleted!: boolean;
+}

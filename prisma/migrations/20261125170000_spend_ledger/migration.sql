@@ -100,25 +100,34 @@ LANGUAGE sql IMMUTABLE AS $$
   END
 $$;
 
--- Places holds for calls about to be made, one statement for a batch. For
--- each item (in the order of their accounts, so that batches never wait on
--- each other in a circle): the account's wallet row is locked, which
--- serialises every hold and end of one account across all instances; the
--- balance and every budget over the caller are checked against the amount;
--- then the hold is written and the running sums moved. An account without
--- a wallet is not under spend control: no hold, no refusal.
+-- Places holds for calls about to be made, one statement for a batch. Items
+-- are taken account by account (in account order, so that batches never wait
+-- on each other in a circle). For each account: its wallet row is locked,
+-- which serialises every hold and end of one account across all instances;
+-- its budgets and their current-period sums are read once; each item is
+-- checked in order against the running balance and every budget over its
+-- caller, and written as a hold; then the wallet and the budget sums move
+-- once for the whole group. An account without a wallet is not under spend
+-- control: no hold, no refusal.
 CREATE FUNCTION gateway_place_holds(items JSONB)
 RETURNS TABLE ("item" INT, "hold" BIGINT, "refusal" TEXT, "budget" TEXT, "soft_exceeded" TEXT[])
 LANGUAGE plpgsql AS $$
 DECLARE
   r RECORD;
-  w RECORD;
   b RECORD;
-  u RECORD;
-  ps TIMESTAMPTZ;
+  current_account TEXT := NULL;
+  controlled BOOLEAN := FALSE;
+  balance BIGINT;
+  credit_limit BIGINT;
+  taken BIGINT := 0;
+  -- The account's budgets, in parallel arrays: id, scope, scope id, mode, limit, period start, used (spent + held), held by this batch.
+  b_id TEXT[]; b_scope TEXT[]; b_scope_id TEXT[]; b_mode TEXT[]; b_limit BIGINT[]; b_start TIMESTAMPTZ[]; b_used BIGINT[]; b_added BIGINT[];
+  n INT;
+  k INT;
+  over TEXT;
   counted JSONB;
+  hits INT[];
   soft TEXT[];
-  refused_by TEXT;
   new_hold BIGINT;
 BEGIN
   FOR r IN
@@ -126,59 +135,87 @@ BEGIN
       "project_id" TEXT, "member_id" TEXT, "amount" BIGINT, "request_id" TEXT)
     ORDER BY x."account_id", x."i"
   LOOP
+    IF current_account IS DISTINCT FROM r."account_id" THEN
+      IF controlled THEN PERFORM gateway_move_held(current_account, taken, b_id, b_start, b_added); END IF;
+      current_account := r."account_id";
+      taken := 0;
+      SELECT w."balance_microusd", w."credit_limit_microusd" INTO balance, credit_limit FROM "wallets" w WHERE w."account_id" = r."account_id" FOR UPDATE;
+      controlled := FOUND;
+      IF controlled THEN
+        b_id := ARRAY[]::TEXT[]; b_scope := ARRAY[]::TEXT[]; b_scope_id := ARRAY[]::TEXT[]; b_mode := ARRAY[]::TEXT[];
+        b_limit := ARRAY[]::BIGINT[]; b_start := ARRAY[]::TIMESTAMPTZ[]; b_used := ARRAY[]::BIGINT[]; b_added := ARRAY[]::BIGINT[];
+        FOR b IN
+          SELECT bg."id", bg."scope", bg."scope_id", bg."mode", bg."limit_microusd", gateway_period_start(bg."period", now()) AS "start"
+          FROM "budgets" bg WHERE bg."account_id" = r."account_id" AND bg."deleted_at" IS NULL ORDER BY bg."id"
+        LOOP
+          INSERT INTO "budget_usage" ("budget_id", "period_start") VALUES (b."id", b."start") ON CONFLICT DO NOTHING;
+          b_id := b_id || b."id"; b_scope := b_scope || b."scope"; b_scope_id := b_scope_id || b."scope_id"; b_mode := b_mode || b."mode";
+          b_limit := b_limit || b."limit_microusd"; b_start := b_start || b."start"; b_added := b_added || 0::BIGINT;
+          b_used := b_used || (SELECT u."spent_microusd" + u."held_microusd" FROM "budget_usage" u WHERE u."budget_id" = b."id" AND u."period_start" = b."start");
+        END LOOP;
+      END IF;
+    END IF;
     "item" := r."i"; "hold" := NULL; "refusal" := NULL; "budget" := NULL; "soft_exceeded" := NULL;
-    SELECT "balance_microusd", "credit_limit_microusd" INTO w FROM "wallets" WHERE "account_id" = r."account_id" FOR UPDATE;
-    IF NOT FOUND THEN
+    IF NOT controlled THEN
       RETURN NEXT;
       CONTINUE;
     END IF;
-    IF w."credit_limit_microusd" IS NOT NULL AND w."balance_microusd" - r."amount" < -w."credit_limit_microusd" THEN
+    IF credit_limit IS NOT NULL AND balance - taken - r."amount" < -credit_limit THEN
       "refusal" := 'insufficient_balance';
       RETURN NEXT;
       CONTINUE;
     END IF;
-    counted := '[]'::jsonb;
+    n := coalesce(array_length(b_id, 1), 0);
+    over := NULL;
     soft := ARRAY[]::TEXT[];
-    refused_by := NULL;
-    FOR b IN
-      SELECT * FROM "budgets"
-      WHERE "account_id" = r."account_id" AND "deleted_at" IS NULL
-        AND (("scope" = 'key' AND "scope_id" IN (r."key_id", r."parent_key_id"))
-          OR ("scope" = 'project' AND "scope_id" = r."project_id")
-          OR ("scope" = 'member' AND "scope_id" = r."member_id")
-          OR "scope" = 'account')
-      ORDER BY "id"
-    LOOP
-      ps := gateway_period_start(b."period", now());
-      INSERT INTO "budget_usage" ("budget_id", "period_start") VALUES (b."id", ps) ON CONFLICT DO NOTHING;
-      SELECT "spent_microusd", "held_microusd" INTO u FROM "budget_usage" WHERE "budget_id" = b."id" AND "period_start" = ps;
-      IF u."spent_microusd" + u."held_microusd" + r."amount" > b."limit_microusd" THEN
-        IF b."mode" = 'hard' THEN
-          refused_by := b."id";
-          EXIT;
-        END IF;
-        soft := soft || b."id";
+    counted := '[]'::jsonb;
+    hits := ARRAY[]::INT[];
+    FOR k IN 1..n LOOP
+      -- Over this caller? (A NULL project, member or parent matches nothing.)
+      CONTINUE WHEN NOT coalesce((b_scope[k] = 'key' AND (b_scope_id[k] = r."key_id" OR b_scope_id[k] = r."parent_key_id"))
+        OR (b_scope[k] = 'project' AND b_scope_id[k] = r."project_id")
+        OR (b_scope[k] = 'member' AND b_scope_id[k] = r."member_id")
+        OR b_scope[k] = 'account', FALSE);
+      IF b_used[k] + r."amount" > b_limit[k] THEN
+        IF b_mode[k] = 'hard' THEN over := b_id[k]; EXIT; END IF;
+        soft := soft || b_id[k];
       END IF;
-      counted := counted || jsonb_build_array(jsonb_build_array(b."id", ps));
+      counted := counted || jsonb_build_array(jsonb_build_array(b_id[k], b_start[k]));
+      hits := hits || k;
     END LOOP;
-    IF refused_by IS NOT NULL THEN
+    IF over IS NOT NULL THEN
       "refusal" := 'budget_exceeded';
-      "budget" := refused_by;
+      "budget" := over;
       RETURN NEXT;
       CONTINUE;
     END IF;
+    FOREACH k IN ARRAY hits LOOP
+      b_used[k] := b_used[k] + r."amount";
+      b_added[k] := b_added[k] + r."amount";
+    END LOOP;
+    taken := taken + r."amount";
     INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "budgets")
     VALUES (r."account_id", 'hold', -r."amount", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", counted)
     RETURNING "id" INTO new_hold;
-    UPDATE "wallets" SET "balance_microusd" = "balance_microusd" - r."amount", "held_microusd" = "held_microusd" + r."amount", "updated_at" = now()
-    WHERE "account_id" = r."account_id";
-    UPDATE "budget_usage" bu SET "held_microusd" = bu."held_microusd" + r."amount"
-    FROM jsonb_array_elements(counted) AS c
-    WHERE bu."budget_id" = c->>0 AND bu."period_start" = (c->>1)::timestamptz;
     "hold" := new_hold;
     IF array_length(soft, 1) > 0 THEN "soft_exceeded" := soft; END IF;
     RETURN NEXT;
   END LOOP;
+  IF controlled THEN PERFORM gateway_move_held(current_account, taken, b_id, b_start, b_added); END IF;
+END
+$$;
+
+-- The running sums of a group of holds: the wallet once, each budget once.
+CREATE FUNCTION gateway_move_held(p_account TEXT, p_taken BIGINT, p_ids TEXT[], p_starts TIMESTAMPTZ[], p_added BIGINT[]) RETURNS VOID
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_taken <> 0 THEN
+    UPDATE "wallets" SET "balance_microusd" = "balance_microusd" - p_taken, "held_microusd" = "held_microusd" + p_taken, "updated_at" = now()
+    WHERE "account_id" = p_account;
+  END IF;
+  UPDATE "budget_usage" bu SET "held_microusd" = bu."held_microusd" + m."added"
+  FROM unnest(p_ids, p_starts, p_added) AS m("id", "start", "added")
+  WHERE m."added" <> 0 AND bu."budget_id" = m."id" AND bu."period_start" = m."start";
 END
 $$;
 
@@ -186,7 +223,9 @@ $$;
 -- charged (release). Idempotent: a hold already ended is left alone, except
 -- that a charge arriving after an expired hold was released (a record
 -- replayed late from a spool) is booked as a late `charge`, so the ledger
--- always holds what the usage records charged. Returns how many rows it wrote.
+-- always holds what the usage records charged. Each end is one ledger row;
+-- the wallets and budget sums move once per account and budget period.
+-- Returns how many rows it wrote.
 CREATE FUNCTION gateway_end_holds(items JSONB) RETURNS INT
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -194,7 +233,16 @@ DECLARE
   written INT := 0;
   ended BIGINT;
   held BIGINT;
+  charged BIGINT;
   prior RECORD;
+  c JSONB;
+  current_account TEXT := NULL;
+  -- Per account: what goes back to the balance and what leaves the held amount.
+  back BIGINT := 0;
+  released BIGINT := 0;
+  -- Per budget period, "budget_id|period_start" -> [held delta, spent delta].
+  moves JSONB := '{}'::jsonb;
+  slot TEXT;
 BEGIN
   FOR r IN
     SELECT x.*, h."account_id", h."amount_microusd" AS "hold_amount", h."budgets", h."key_id", h."parent_key_id", h."project_id", h."member_id"
@@ -202,36 +250,56 @@ BEGIN
     JOIN "ledger_entries" h ON h."id" = x."hold_id" AND h."kind" = 'hold'
     ORDER BY h."account_id", x."hold_id"
   LOOP
-    PERFORM 1 FROM "wallets" WHERE "account_id" = r."account_id" FOR UPDATE;
+    IF current_account IS DISTINCT FROM r."account_id" THEN
+      IF current_account IS NOT NULL THEN PERFORM gateway_move_ended(current_account, back, released, moves); END IF;
+      current_account := r."account_id";
+      back := 0; released := 0; moves := '{}'::jsonb;
+      PERFORM 1 FROM "wallets" WHERE "account_id" = r."account_id" FOR UPDATE;
+    END IF;
     held := -r."hold_amount";
+    charged := coalesce(r."charged", 0);
     ended := NULL;
     INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
-    VALUES (r."account_id", CASE WHEN r."charged" IS NULL THEN 'release' ELSE 'settle' END, held - coalesce(r."charged", 0), coalesce(r."charged", 0),
+    VALUES (r."account_id", CASE WHEN r."charged" IS NULL THEN 'release' ELSE 'settle' END, held - charged, charged,
       r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", r."note")
     ON CONFLICT ("hold_id") WHERE "kind" IN ('settle', 'release') DO NOTHING
     RETURNING "id" INTO ended;
-    IF ended IS NOT NULL THEN
-      written := written + 1;
-      UPDATE "wallets" SET "balance_microusd" = "balance_microusd" + held - coalesce(r."charged", 0), "held_microusd" = "held_microusd" - held, "updated_at" = now()
-      WHERE "account_id" = r."account_id";
-      UPDATE "budget_usage" bu SET "held_microusd" = bu."held_microusd" - held, "spent_microusd" = bu."spent_microusd" + coalesce(r."charged", 0)
-      FROM jsonb_array_elements(r."budgets") AS c
-      WHERE bu."budget_id" = c->>0 AND bu."period_start" = (c->>1)::timestamptz;
-      CONTINUE;
+    IF ended IS NULL THEN
+      -- Already ended: only a charge after an expired hold's release is booked.
+      IF charged = 0 THEN CONTINUE; END IF;
+      SELECT "kind", "note" INTO prior FROM "ledger_entries" WHERE "hold_id" = r."hold_id" AND "kind" IN ('settle', 'release');
+      IF prior."kind" <> 'release' OR coalesce(prior."note", '') <> 'expired' THEN CONTINUE; END IF;
+      IF EXISTS (SELECT 1 FROM "ledger_entries" WHERE "hold_id" = r."hold_id" AND "kind" = 'charge') THEN CONTINUE; END IF;
+      INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
+      VALUES (r."account_id", 'charge', -charged, charged, r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", 'after its hold expired');
+      held := 0;
     END IF;
-    IF coalesce(r."charged", 0) = 0 THEN CONTINUE; END IF;
-    SELECT "kind", "note" INTO prior FROM "ledger_entries" WHERE "hold_id" = r."hold_id" AND "kind" IN ('settle', 'release');
-    IF prior."kind" <> 'release' OR coalesce(prior."note", '') <> 'expired' THEN CONTINUE; END IF;
-    IF EXISTS (SELECT 1 FROM "ledger_entries" WHERE "hold_id" = r."hold_id" AND "kind" = 'charge') THEN CONTINUE; END IF;
-    INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
-    VALUES (r."account_id", 'charge', -r."charged", r."charged", r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", 'after its hold expired');
     written := written + 1;
-    UPDATE "wallets" SET "balance_microusd" = "balance_microusd" - r."charged", "updated_at" = now() WHERE "account_id" = r."account_id";
-    UPDATE "budget_usage" bu SET "spent_microusd" = bu."spent_microusd" + r."charged"
-    FROM jsonb_array_elements(r."budgets") AS c
-    WHERE bu."budget_id" = c->>0 AND bu."period_start" = (c->>1)::timestamptz;
+    back := back + held - charged;
+    released := released + held;
+    FOR c IN SELECT * FROM jsonb_array_elements(coalesce(r."budgets", '[]'::jsonb)) LOOP
+      slot := (c->>0) || '|' || (c->>1);
+      moves := jsonb_set(moves, ARRAY[slot], jsonb_build_array(
+        coalesce((moves->slot->>0)::BIGINT, 0) + held, coalesce((moves->slot->>1)::BIGINT, 0) + charged));
+    END LOOP;
   END LOOP;
+  IF current_account IS NOT NULL THEN PERFORM gateway_move_ended(current_account, back, released, moves); END IF;
   RETURN written;
+END
+$$;
+
+-- The running sums of a group of ended holds: the wallet once, each budget period once.
+CREATE FUNCTION gateway_move_ended(p_account TEXT, p_back BIGINT, p_released BIGINT, p_moves JSONB) RETURNS VOID
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_back <> 0 OR p_released <> 0 THEN
+    UPDATE "wallets" SET "balance_microusd" = "balance_microusd" + p_back, "held_microusd" = "held_microusd" - p_released, "updated_at" = now()
+    WHERE "account_id" = p_account;
+  END IF;
+  UPDATE "budget_usage" bu
+  SET "held_microusd" = bu."held_microusd" - (m.value->>0)::BIGINT, "spent_microusd" = bu."spent_microusd" + (m.value->>1)::BIGINT
+  FROM jsonb_each(p_moves) AS m
+  WHERE bu."budget_id" = split_part(m.key, '|', 1) AND bu."period_start" = split_part(m.key, '|', 2)::timestamptz;
 END
 $$;
 

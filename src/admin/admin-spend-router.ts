@@ -12,6 +12,7 @@ import type { SpendAdmin } from './spend-admin';
  *   `POST …/wallet/top-ups` and `…/wallet/adjustments` (one ledger entry each);
  * - `GET|POST /api/admin/accounts/{id}/budgets`, `GET|PATCH|DELETE /api/admin/budgets/{id}`;
  * - `GET /api/admin/accounts/{id}/ledger?limit=&before=` (newest first);
+ * - `POST /api/admin/refunds` (a settled charge, or part of it, back to its wallet and key);
  * - `GET /api/admin/reconcile?account_id=` (the invariants, recomputed).
  */
 export function adminSpendRouter(spend: SpendAdmin, adminToken: string | undefined, jsonBody: RequestHandler): Router {
@@ -70,6 +71,13 @@ export function adminSpendRouter(spend: SpendAdmin, adminToken: string | undefin
       res.json(await spend.deleteBudget(String(req.params.id)));
     })
     .all(methodNotAllowed(['GET', 'PATCH', 'DELETE']));
+
+  router
+    .route('/api/admin/refunds')
+    .post(admin, jsonBody, async (req, res) => {
+      res.status(201).json(await spend.refund(req.body));
+    })
+    .all(methodNotAllowed(['POST']));
 
   router
     .route('/api/admin/reconcile')

@@ -30,6 +30,12 @@ const budgetSchema = z.strictObject({
   limit_microusd: microusd.nonnegative(),
   mode: z.enum(['hard', 'soft']).default('hard'),
 });
+const refundSchema = z.strictObject({
+  request_id: z.string().min(1).max(128),
+  /** Left out: all of the charge that is left. */
+  amount_microusd: microusd.positive().optional(),
+  note: note.optional(),
+});
 const budgetChangeSchema = z.strictObject({ limit_microusd: microusd.nonnegative().optional(), mode: z.enum(['hard', 'soft']).optional() });
 
 /** A wallet as the admin API shows it, also for an account that has none (not under spend control). */
@@ -124,6 +130,20 @@ export class SpendAdmin {
     const budget = await this.budget(id);
     await this.deps.budgets.remove(budget.id);
     return { id: budget.id, object: 'budget', deleted: true };
+  }
+
+  /** Gives back (part of) a settled charge to its wallet and key; the usage record is lowered by as much. */
+  async refund(body: unknown): Promise<{ entry_id: string; request_id: string; refunded_microusd: number; wallet: WalletState }> {
+    const input = parseRequest(refundSchema, body);
+    const amount = input.amount_microusd === undefined ? null : BigInt(input.amount_microusd);
+    const outcome = isWellFormedId(input.request_id) ? await this.deps.ledger.refund(input.request_id, amount, input.note ?? null) : ({ kind: 'nothing_to_refund' } as const);
+    if (outcome.kind === 'nothing_to_refund') {
+      throw new GatewayError('nothing_to_refund', `Request "${input.request_id}" has no charge left to refund: it was not charged, was refunded already, or its account was not under spend control when it ran.`, { param: 'request_id' });
+    }
+    if (outcome.kind === 'too_large') throw Errors.validation('amount_microusd', `is more than is left to refund of this request (${outcome.refundableMicrousd} micro-USD).`);
+    const entries = await this.deps.ledger.forRequest(input.request_id);
+    const refund = entries.find((e) => e.id === outcome.entryId)!;
+    return { entry_id: outcome.entryId, request_id: input.request_id, refunded_microusd: refund.amount_microusd, wallet: await this.wallet(refund.account_id) };
   }
 
   async reconcile(accountId: string | null): Promise<ReconcileReport> {

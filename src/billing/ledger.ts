@@ -48,8 +48,10 @@ export interface LedgerPage {
 const COLUMNS =
   '"id"::text, "account_id", "kind", "amount_microusd"::text, "charged_microusd"::text, "hold_id"::text, "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note", "created_at"';
 
-/** Open holds older than this are released by the sweep: no call runs that long, so their request died with its instance. */
-export const DEFAULT_HOLD_EXPIRY_MS = 60 * 60 * 1000;
+export type RefundOutcome =
+  | { kind: 'refunded'; entryId: string }
+  | { kind: 'nothing_to_refund' }
+  | { kind: 'too_large'; refundableMicrousd: bigint };
 
 /** Reading the append-only ledger, and releasing holds whose request never ended. */
 export class Ledger {
@@ -70,6 +72,26 @@ export class Ledger {
   async forRequest(requestId: string): Promise<LedgerEntryView[]> {
     const { rows } = await this.db.query<LedgerRow>(`SELECT ${COLUMNS} FROM "ledger_entries" WHERE "request_id" = $1 ORDER BY "id"`, [requestId]);
     return rows.map(entryView);
+  }
+
+  /**
+   * Refunds `amountMicrousd` (null: all that is left) of a settled charge to
+   * the wallet and key it came from: one `refund` entry, the budgets given
+   * back what they counted, and the usage record lowered by a `refund` line
+   * item, in one transaction under the account's wallet lock (two refunds at
+   * once never give back more than was charged).
+   */
+  async refund(requestId: string, amountMicrousd: bigint | null, note: string | null): Promise<RefundOutcome> {
+    try {
+      const { rows } = await this.db.query<{ entry: string }>('SELECT gateway_refund($1, $2::bigint, $3)::text AS "entry"', [requestId, amountMicrousd?.toString() ?? null, note]);
+      return { kind: 'refunded', entryId: rows[0]!.entry };
+    } catch (err) {
+      const message = (err as { message?: unknown }).message;
+      if (message === 'nothing_to_refund') return { kind: 'nothing_to_refund' };
+      const tooLarge = typeof message === 'string' ? /^refund_too_large:(\d+)$/.exec(message) : null;
+      if (tooLarge) return { kind: 'too_large', refundableMicrousd: BigInt(tooLarge[1]!) };
+      throw err;
+    }
   }
 
   /**

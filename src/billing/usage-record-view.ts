@@ -22,7 +22,7 @@ export interface UsageRecordView {
     amount_microusd: number;
     pricing_version: number;
     line_items: LineItem[];
-    /** `final`; for tasks `held` (charged on completion), `settled` or `refunded`. */
+    /** `final`; for tasks `held` (charged on completion), `settled` or `refunded`; `refunded` too once a settled charge was refunded in full (a `refund` line item per refund). */
     state: string;
     held_microusd?: number;
     settled_at?: number | null;

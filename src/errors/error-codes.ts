@@ -75,6 +75,7 @@ export const ERROR_CODES = {
   range_not_satisfiable: { status: 416, meaning: 'The `Range` asked for starts past the end of the file; `Content-Range` gives its size.' },
   insufficient_balance: { status: 402, meaning: "The account's wallet cannot cover the call's worst-case cost (its hold); nothing was sent upstream. Top up the wallet (admin API) or lower `max_tokens`." },
   budget_exceeded: { status: 402, meaning: 'A hard budget on the key, its project, its member or the account would be passed by the call\'s worst-case cost; `details` names the budget, its period and what is left. Nothing was sent upstream.' },
+  nothing_to_refund: { status: 409, meaning: 'The request has no settled charge left to refund (not charged, refunded already, or its account was not under spend control when it ran).' },
   idempotency_key_reused: { status: 409, meaning: 'The Idempotency-Key was used with a different request in the last 24 hours; use a new key.' },
   idempotency_request_in_progress: { status: 409, meaning: 'The first request with this Idempotency-Key is still running; retry after `Retry-After` for its answer.' },
   too_many_subscriptions: { status: 429, meaning: 'The API key already has as many GraphQL operations open over graphql-ws as it may; end one first.' },

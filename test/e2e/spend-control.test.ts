@@ -154,6 +154,35 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
     await expectReconciled();
   });
 
+  it('refunds a settled charge to its wallet, key budget and usage record, never more than was charged', async () => {
+    const a = await account('refunds');
+    await admin(`/api/admin/accounts/${a.id}/wallet/top-ups`, 'POST', { amount_microusd: 1_000_000 });
+    const budget = (await admin(`/api/admin/accounts/${a.id}/budgets`, 'POST', { scope: 'key', scope_id: a.keyId, period: 'monthly', limit_microusd: 900_000 })).body;
+    const { response } = await a.client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello [sim words=50]' }], max_tokens: 100 }).withResponse();
+    const requestId = response.headers.get('x-svc-request-id')!;
+    const charged = (await fetchUsageRecord(t, a.key, requestId)).body.billing.amount_microusd as number;
+    expect(charged).toBeGreaterThan(1);
+
+    const part = await admin('/api/admin/refunds', 'POST', { request_id: requestId, amount_microusd: 1, note: 'goodwill' });
+    expect(part).toMatchObject({ status: 201, body: { request_id: requestId, refunded_microusd: 1, wallet: { balance_microusd: 1_000_000 - charged + 1 } } });
+    const tooMuch = await admin('/api/admin/refunds', 'POST', { request_id: requestId, amount_microusd: charged });
+    expect(tooMuch).toMatchObject({ status: 400, body: { error: { code: 'invalid_parameter', param: 'amount_microusd' } } });
+    expect(tooMuch.body.error.message).toContain(`(${charged - 1} micro-USD)`);
+    const rest = await admin('/api/admin/refunds', 'POST', { request_id: requestId });
+    expect(rest.body).toMatchObject({ refunded_microusd: charged - 1, wallet: { balance_microusd: 1_000_000 } });
+    expect((await admin('/api/admin/refunds', 'POST', { request_id: requestId })).body.error.code).toBe('nothing_to_refund');
+
+    const record = (await fetchUsageRecord(t, a.key, requestId)).body;
+    expect(record.billing).toMatchObject({ amount_microusd: 0, state: 'refunded' });
+    expect(record.billing.line_items.filter((i: { dimension: string }) => i.dimension === 'refund').map((i: { amount_microusd: number }) => i.amount_microusd)).toEqual([-1, -(charged - 1)]);
+    expect((await admin(`/api/admin/budgets/${budget.id}`)).body.spent_microusd).toBe(0);
+    const refunds = (await admin(`/api/admin/accounts/${a.id}/ledger`)).body.data.filter((e: { kind: string }) => e.kind === 'refund');
+    expect(refunds).toHaveLength(2);
+    expect(refunds[1]).toMatchObject({ request_id: requestId, key_id: a.keyId, note: 'goodwill', amount_microusd: 1, charged_microusd: -1 });
+    expect((await admin('/api/admin/refunds', 'POST', { request_id: 'req_unknown' })).body.error.code).toBe('nothing_to_refund');
+    await expectReconciled(a.id);
+  });
+
   it('keeps every invariant after a load run with upstream errors, cut streams and clients that leave', async () => {
     const a = await account('load');
     await admin(`/api/admin/accounts/${a.id}/wallet/top-ups`, 'POST', { amount_microusd: 50_000_000 });

@@ -45,6 +45,12 @@ describe.each(TEST_DATABASES)('admin GraphQL (%s)', (database) => {
     expect(ledger.data.ledger.hasMore).toBe(true);
     const older = await gql('query ($a: ID!, $b: String) { ledger(accountId: $a, before: $b) { entries { kind note } } }', { a: account.id, b: ledger.data.ledger.nextBefore });
     expect(older.data.ledger.entries).toEqual([{ kind: 'top_up', note: 'first' }]);
+    expect(ledger.data.ledger.entries[0].chargedMicrousd).toBeGreaterThan(0);
+    const chatRequestId = chat.headers.get('x-svc-request-id')!;
+    const refund = await gql('mutation ($r: String!) { refund(requestId: $r, note: "sorry") { requestId refundedMicrousd wallet { balanceMicrousd } } }', { r: chatRequestId });
+    expect(refund.errors).toBeUndefined();
+    expect(refund.data.refund.wallet.balanceMicrousd).toBe(250_000);
+    expect((await gql('mutation ($r: String!) { refund(requestId: $r) { entryId } }', { r: chatRequestId })).errors?.[0]?.extensions?.code).toBe('nothing_to_refund');
     const report = await gql('query ($a: ID) { reconcile(accountId: $a) { ok checks { name ok violations } openHolds { count } } }', { a: account.id });
     expect(report.data.reconcile).toMatchObject({ ok: true, openHolds: { count: 0 } });
     expect(report.data.reconcile.checks).toHaveLength(5);

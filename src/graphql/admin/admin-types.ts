@@ -134,3 +134,11 @@ export class BudgetDeletion {
   @Field(() => ID) id!: string;
   @Field() deleted!: boolean;
 }
+
+@ObjectType({ description: 'A refund of a settled charge: its ledger entry and the wallet after it.' })
+export class Refund {
+  @Field(() => ID) entryId!: string;
+  @Field() requestId!: string;
+  @Field(() => GraphQLSafeInt) refundedMicrousd!: number;
+  @Field(() => Wallet) wallet!: Wallet;
+}

@@ -4,7 +4,7 @@ import type { WalletState } from '../../admin/spend-admin';
 import type { LedgerEntryView } from '../../billing/ledger';
 import { BudgetNode, budgetNode } from '../types/budget';
 import type { AdminGraphqlContext } from './admin-context';
-import { BudgetDeletion, CreateBudgetInput, LedgerEntry, LedgerPage, Reconciliation, Wallet, WalletMovement } from './admin-types';
+import { BudgetDeletion, CreateBudgetInput, LedgerEntry, LedgerPage, Reconciliation, Refund, Wallet, WalletMovement } from './admin-types';
 
 /** Wallets, budgets, the ledger and reconcile: the admin REST spend-control calls, through the same SpendAdmin. */
 @Resolver()
@@ -68,6 +68,17 @@ export class SpendAdminResolver {
     @Ctx() ctx: AdminGraphqlContext,
   ): Promise<Wallet> {
     return wallet(await ctx.admin.spend.setCreditLimit(await ctx.admin.spend.account(accountId), { credit_limit_microusd: limit }));
+  }
+
+  @Mutation(() => Refund, { description: 'Gives back a settled charge (or part of it) to its wallet and key; the usage record is lowered by as much.' })
+  async refund(
+    @Arg('requestId') requestId: string,
+    @Arg('amountMicrousd', () => GraphQLSafeInt, { nullable: true, description: 'Left out: all that is left.' }) amount: number | null,
+    @Arg('note', () => String, { nullable: true }) note: string | null,
+    @Ctx() ctx: AdminGraphqlContext,
+  ): Promise<Refund> {
+    const done = await ctx.admin.spend.refund({ request_id: requestId, ...(amount != null && { amount_microusd: amount }), ...(note != null && { note }) });
+    return { entryId: done.entry_id, requestId: done.request_id, refundedMicrousd: done.refunded_microusd, wallet: wallet(done.wallet) };
   }
 
   @Mutation(() => BudgetNode)

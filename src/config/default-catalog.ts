@@ -164,13 +164,25 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     id: 'text-embedding-3-small', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
     context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
     capabilities: noChat,
-    embedding: { dimensions: 1536, max_inputs: 2048 }, pricing: { input: '0.02' }, routes: route('openai', 'text-embedding-3-small'),
+    embedding: { dimensions: 1536, max_inputs: 2048, truncation: 'any' }, pricing: { input: '0.02' }, routes: route('openai', 'text-embedding-3-small'),
   },
   {
     id: 'text-embedding-3-large', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
     context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
     capabilities: noChat,
-    embedding: { dimensions: 3072, max_inputs: 2048 }, pricing: { input: '0.13' }, routes: route('openai', 'text-embedding-3-large'),
+    embedding: { dimensions: 3072, max_inputs: 2048, truncation: 'any' }, pricing: { input: '0.13' }, routes: route('openai', 'text-embedding-3-large'),
+  },
+  {
+    id: 'gemini-embedding-001', owned_by: 'google', family: 'gemini-embedding', endpoint_types: ['embeddings'],
+    context_window: 2_048, modalities: { input: ['text'], output: ['embedding'] },
+    capabilities: noChat,
+    embedding: { dimensions: 3072, max_inputs: 2048, truncation: 'any' }, pricing: { input: '0.15' }, routes: route('gemini', 'gemini-embedding-001'),
+  },
+  {
+    id: 'text-embedding-004', owned_by: 'google', family: 'gemini-embedding', endpoint_types: ['embeddings'],
+    context_window: 2_048, modalities: { input: ['text'], output: ['embedding'] },
+    capabilities: noChat,
+    embedding: { dimensions: 768, max_inputs: 2048, truncation: 'any' }, pricing: { input: '0' }, routes: route('gemini', 'text-embedding-004'),
   },
   // Video models: prices are per second of video by resolution class; the hold
   // taken at submission is the requested seconds at that price.

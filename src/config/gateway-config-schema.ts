@@ -169,7 +169,19 @@ export const modelSchema = z.strictObject({
     .default({ tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false }),
   reasoning: reasoningCapabilitiesSchema.optional(),
   video: videoCapabilitiesSchema.optional(),
-  embedding: z.strictObject({ dimensions: z.number().int().positive(), max_inputs: z.number().int().positive().default(2048) }).optional(),
+  embedding: z
+    .strictObject({
+      /** The vector length the model gives. */
+      dimensions: z.number().int().positive(),
+      max_inputs: z.number().int().positive().default(2048),
+      /**
+       * Shorter vectors the model gives for `dimensions`: `any` length up to
+       * `dimensions` (OpenAI's text-embedding-3, Gemini's Matryoshka models), or
+       * a list of lengths; without it only `dimensions` itself.
+       */
+      truncation: z.union([z.literal('any'), z.array(z.number().int().positive()).min(1)]).optional(),
+    })
+    .optional(),
   pricing: pricingSchema,
   /** Requests and tokens per minute for this model, across all keys and instances (unset: no limit). */
   rate_limits: z.strictObject({ rpm: z.number().int().positive().optional(), tpm: z.number().int().positive().optional() }).optional(),

@@ -1,14 +1,15 @@
 import type { Catalog } from '../catalog/catalog';
-import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import type { GatewayMetrics } from '../observability/metrics';
-import { createOpenAIEmbeddings, type EmbeddingsResult } from '../providers/openai/openai-embeddings';
+import type { EmbeddingsResult } from '../providers/openai/openai-embeddings';
+import type { ModelConfig } from '../config/gateway-config-schema';
 import { embeddingsRequestSchema } from './embeddings-request-schema';
 import { embeddingsUsage } from './embeddings-usage';
+import { embedOnRoute } from './upstream-embeddings';
 
 export const EMBEDDINGS_ENDPOINT = '/v1/embeddings';
 
@@ -28,11 +29,8 @@ export class EmbeddingsService {
       const { model, route } = attempt.candidate;
       const spec = model.config.embedding!;
       if (inputs > spec.max_inputs) throw new GatewayError('invalid_parameter', `"input" has ${inputs} items; "${model.id}" takes at most ${spec.max_inputs} per request.`, { param: 'input' });
-      if (req.dimensions && req.dimensions > spec.dimensions) {
-        throw new GatewayError('invalid_parameter', `"dimensions" must be at most ${spec.dimensions} for "${model.id}".`, { param: 'dimensions' });
-      }
-      if (route.provider.type !== 'openai') throw Errors.providerNotSupported(route.provider.type, 'embeddings');
-      const { body, usage, usageProblem } = await createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, ctx.signal);
+      if (req.dimensions) checkDimensions(model.id, spec, req.dimensions);
+      const { body, usage, usageProblem } = await embedOnRoute(route, req, ctx.signal);
       if (usageProblem) ctx.logger.warn('upstream embeddings usage refused; billing a local estimate', { provider: route.provider.name, reason: usageProblem, upstream_usage: JSON.stringify(body.usage).slice(0, 500) });
       const measured = embeddingsUsage(usage, req.input);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage: measured, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
@@ -40,4 +38,14 @@ export class EmbeddingsService {
       return { ...body, model: req.model, usage: { prompt_tokens: measured.promptTokens, total_tokens: measured.promptTokens } };
     }, { abandonedUsage: () => embeddingsUsage(null, req.input), spend: () => spendEstimateOf('embeddings', raw) });
   }
+}
+
+/** `dimensions` must be a length the model gives: its own, or a shorter one it can truncate to. */
+function checkDimensions(modelId: string, spec: NonNullable<ModelConfig['embedding']>, wanted: number): void {
+  const { dimensions, truncation } = spec;
+  if (wanted === dimensions) return;
+  if (truncation === 'any' && wanted <= dimensions) return;
+  if (Array.isArray(truncation) && truncation.includes(wanted)) return;
+  const allowed = truncation === 'any' ? `1 to ${dimensions}` : [...new Set([...(truncation ?? []), dimensions])].sort((a, b) => a - b).join(', ');
+  throw new GatewayError('invalid_parameter', `"dimensions" must be ${Array.isArray(truncation) ? 'one of ' : ''}${allowed} for "${modelId}".`, { param: 'dimensions' });
 }

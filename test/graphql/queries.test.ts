@@ -89,6 +89,8 @@ describe.each(TEST_DATABASES)('GraphQL queries (%s)', (database) => {
       expect(embeddings!.catalog.map((e) => [e.id, e.embedding?.dimensions])).toEqual([
         ['text-embedding-3-small', 1536],
         ['text-embedding-3-large', 3072],
+        ['gemini-embedding-001', 3072],
+        ['text-embedding-004', 768],
       ]);
       const { data: mini } = await graphqlHttp(t, miniOnlyKey, CatalogDocument, { endpointType: 'chat' });
       expect(mini!.catalog.map((e) => e.id)).toEqual(['gpt-4.1-mini']);

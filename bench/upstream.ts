@@ -1,5 +1,5 @@
 import { DEFAULT_PROVIDERS } from '../src/config/default-catalog';
-import type { ProviderType } from '../src/config/gateway-config-schema';
+import { SIMULATOR_BASE_PATH } from '../src/providers/resolved-provider';
 import type { Report } from './context';
 import type { GatewayProcess } from './processes';
 
@@ -9,15 +9,15 @@ import type { GatewayProcess } from './processes';
  * cost it memory and CPU and blur what is measured).
  */
 
-/** Where the simulator serves each protocol (as the gateway's own built-in simulator routing does). */
-export const SIMULATOR_PATHS: Record<ProviderType, string> = { openai: '/v1', anthropic: '/v1', gemini: '/v1beta', xai: '/v1' };
+/** Where the simulator serves each protocol: the gateway's own built-in simulator routing. */
+export const SIMULATOR_PATHS = SIMULATOR_BASE_PATH;
 
 /** The API key every provider gets; the simulator takes any non-empty one. */
 export const SIMULATOR_API_KEY = 'bench';
 
 /**
  * `<PREFIX>_API_KEY` and `<PREFIX>_BASE_URL` for every provider of the default
- * catalog (OPENAI, ANTHROPIC, GEMINI, XAI): with its key set, a provider is
+ * catalog (OPENAI, ANTHROPIC, GEMINI, XAI, VOYAGE): with its key set, a provider is
  * real, and its base URL is the simulator's.
  */
 export function simulatorProviderEnv(simulatorUrl: string): NodeJS.ProcessEnv {

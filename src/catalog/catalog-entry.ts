@@ -17,6 +17,7 @@ const NATIVE_ENDPOINTS: Record<ProviderType, ReadonlySet<EndpointType>> = {
   xai: new Set(['chat', 'responses', 'videos']),
   anthropic: new Set(),
   gemini: new Set(),
+  voyage: new Set(),
 };
 
 const CACHE_DIMENSIONS = ['cache_read', 'cache_write_5m', 'cache_write_1h', 'cache_miss'];

@@ -15,6 +15,7 @@ export const DEFAULT_PROVIDERS = {
   anthropic: { type: 'anthropic', base_url: 'https://api.anthropic.com/v1', api_key_env: 'ANTHROPIC_API_KEY' },
   gemini: { type: 'gemini', base_url: 'https://generativelanguage.googleapis.com/v1beta', api_key_env: 'GEMINI_API_KEY' },
   xai: { type: 'xai', base_url: 'https://api.x.ai/v1', api_key_env: 'XAI_API_KEY' },
+  voyage: { type: 'voyage', base_url: 'https://api.voyageai.com/v1', api_key_env: 'VOYAGE_API_KEY' },
 } as const satisfies GatewayConfigInput['providers'];
 
 /** Text, images and documents (PDF) in; every default chat model reads all three. */
@@ -183,6 +184,12 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     context_window: 2_048, modalities: { input: ['text'], output: ['embedding'] },
     capabilities: noChat,
     embedding: { dimensions: 768, max_inputs: 2048, truncation: 'any' }, pricing: { input: '0' }, routes: route('gemini', 'text-embedding-004'),
+  },
+  {
+    id: 'voyage-3.5', owned_by: 'voyageai', family: 'voyage-embedding', endpoint_types: ['embeddings'],
+    context_window: 32_000, modalities: { input: ['text'], output: ['embedding'] },
+    capabilities: noChat,
+    embedding: { dimensions: 1024, max_inputs: 1000, truncation: [256, 512, 1024, 2048] }, pricing: { input: '0.06' }, routes: route('voyage', 'voyage-3.5'),
   },
   // Video models: prices are per second of video by resolution class; the hold
   // taken at submission is the requested seconds at that price.

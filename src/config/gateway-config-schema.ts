@@ -20,7 +20,7 @@ export const priceSchema = z.union([
 /** Prices by usage dimension name (`input`, `output`, `cache_read`, `cache_write_5m`, ...). */
 export const pricingSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'dimension names are snake_case'), priceSchema);
 
-export const providerTypeSchema = z.enum(['openai', 'anthropic', 'gemini', 'xai']);
+export const providerTypeSchema = z.enum(['openai', 'anthropic', 'gemini', 'xai', 'voyage']);
 
 export const providerSchema = z.strictObject({
   type: providerTypeSchema,

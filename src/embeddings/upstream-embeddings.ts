@@ -3,14 +3,16 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { createGeminiEmbeddings } from '../providers/gemini/gemini-embeddings';
 import { createOpenAIEmbeddings, type EmbeddingsResult } from '../providers/openai/openai-embeddings';
+import { createVoyageEmbeddings } from '../providers/voyage/voyage-embeddings';
 import type { EmbeddingsRequest } from './embeddings-request-schema';
 
 /**
  * One embeddings call on a route, whatever its protocol, answered in the
  * OpenAI shape. An OpenAI-compatible upstream gets the request as it is
- * (its vectors in the encoding asked for pass through); Gemini gets the
- * texts through batchEmbedContents and the gateway writes the vectors in
- * the encoding asked for, base64 being what the openai SDK asks for.
+ * (its vectors in the encoding asked for pass through); Gemini
+ * (batchEmbedContents) and Voyage get the texts, and the gateway writes
+ * their vectors in the encoding asked for, base64 being what the openai SDK
+ * asks for.
  */
 export async function embedOnRoute(route: CatalogRoute, req: EmbeddingsRequest, signal: AbortSignal): Promise<EmbeddingsResult> {
   switch (route.provider.type) {
@@ -18,13 +20,21 @@ export async function embedOnRoute(route: CatalogRoute, req: EmbeddingsRequest, 
       return createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, signal);
     case 'gemini': {
       const vectors = await createGeminiEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, signal });
-      const base64 = req.encoding_format === 'base64';
-      const data = vectors.map((vector, index) => ({ object: 'embedding', index, embedding: base64 ? float32Base64(vector) : vector }));
-      return { body: { object: 'list', data, model: route.upstreamModel }, usage: null };
+      return { body: openAIShape(vectors, req, route.upstreamModel), usage: null };
+    }
+    case 'voyage': {
+      const { vectors, usage } = await createVoyageEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, signal });
+      return { body: openAIShape(vectors, req, route.upstreamModel), usage };
     }
     default:
       throw Errors.providerNotSupported(route.provider.type, 'embeddings');
   }
+}
+
+/** Vectors as OpenAI lists them, in the encoding the client asked for. */
+function openAIShape(vectors: number[][], req: EmbeddingsRequest, model: string): EmbeddingsResult['body'] {
+  const base64 = req.encoding_format === 'base64';
+  return { object: 'list', data: vectors.map((vector, index) => ({ object: 'embedding', index, embedding: base64 ? float32Base64(vector) : vector })), model };
 }
 
 /** The texts of a request, for an upstream that takes text only (token ids are OpenAI's). */

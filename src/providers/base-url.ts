@@ -12,7 +12,7 @@ import type { ProviderType } from '../config/gateway-config-schema';
  * - anthropic: `/v1` is appended unless the path already ends with it.
  * - gemini: `/v1beta` is appended unless the path already ends with a
  *   version (`/v1`, `/v1beta`, `/v1alpha`).
- * - openai, xai: `/v1` is appended only to a bare host; any other path is
+ * - openai, xai, voyage: `/v1` is appended only to a bare host; any other path is
  *   an OpenAI-compatible prefix kept as it is (`/openai/v1`, `/api/v3`).
  */
 export function normalizeBaseUrl(type: ProviderType, baseUrl: string): string {
@@ -30,6 +30,7 @@ function versionSuffix(type: ProviderType, path: string): string {
       return /\/v1(?:alpha|beta)?\d*$/.test(path) ? '' : '/v1beta';
     case 'openai':
     case 'xai':
+    case 'voyage':
       return path === '' ? '/v1' : '';
   }
 }

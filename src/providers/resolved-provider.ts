@@ -13,11 +13,12 @@ export interface ResolvedProvider {
 }
 
 /** The path under the simulator's address where each protocol is served. */
-const SIMULATOR_BASE_PATH: Record<ProviderType, string> = {
+export const SIMULATOR_BASE_PATH: Record<ProviderType, string> = {
   openai: '/v1',
   xai: '/v1',
   anthropic: '/v1',
   gemini: '/v1beta',
+  voyage: '/voyage/v1',
 };
 
 export class ProviderConfigError extends Error {}

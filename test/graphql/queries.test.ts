@@ -91,6 +91,7 @@ describe.each(TEST_DATABASES)('GraphQL queries (%s)', (database) => {
         ['text-embedding-3-large', 3072],
         ['gemini-embedding-001', 3072],
         ['text-embedding-004', 768],
+        ['voyage-3.5', 1024],
       ]);
       const { data: mini } = await graphqlHttp(t, miniOnlyKey, CatalogDocument, { endpointType: 'chat' });
       expect(mini!.catalog.map((e) => e.id)).toEqual(['gpt-4.1-mini']);

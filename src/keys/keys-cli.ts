@@ -3,13 +3,17 @@ import { parseArgs } from 'node:util';
 import type { GatewayEnv } from '../config/env';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
+import { createLogger } from '../observability/logger';
+import { GatewayMetrics } from '../observability/metrics';
+import { KeyChangeBus } from './key-change-bus';
 import { KeyStore } from './key-store';
 
 /**
  * `npm run keys -- create --name NAME`, `list`, `revoke <id>`: key management
  * from the shell, against the same database as the gateway. With the embedded
  * database, run it while the gateway is stopped (PGlite allows one process);
- * while it runs, use `POST /api/admin/keys`.
+ * while it runs, use `POST /api/admin/keys`. With `REDIS_URL`, a revocation
+ * is published to the running gateways like the admin API's.
  */
 export async function runKeysCommand(argv: string[], env: GatewayEnv): Promise<number> {
   const [sub, ...rest] = argv;
@@ -44,10 +48,19 @@ export async function runKeysCommand(argv: string[], env: GatewayEnv): Promise<n
         process.stdout.write(`${JSON.stringify(await keys.list(), null, 2)}\n`);
         return 0;
       case 'revoke': {
-        const view = positionals[0] ? await keys.revoke(positionals[0]) : null;
-        if (!view) return fail(`keys revoke: no key "${positionals[0] ?? ''}"`);
-        process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-        return 0;
+        // With Redis, the running gateways hear of it within a second, as for DELETE /api/admin/keys/{id}.
+        const bus = env.REDIS_URL
+          ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger: createLogger('warn'), metrics: new GatewayMetrics(), cacheMs: env.GATEWAY_KEY_CACHE_MS })
+          : undefined;
+        try {
+          const revoking = bus ? new KeyStore(db, 0, undefined, bus) : keys;
+          const view = positionals[0] ? await revoking.revoke(positionals[0]) : null;
+          if (!view) return fail(`keys revoke: no key "${positionals[0] ?? ''}"`);
+          process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+          return 0;
+        } finally {
+          await bus?.close();
+        }
       }
       default:
         return fail('usage: keys create --name NAME [--models a,b] [--expires-at ISO] [--project P] [--member M] | keys list | keys revoke <id>');

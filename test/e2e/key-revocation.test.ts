@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { unreachableRedis } from '../support/unreachable-redis';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
@@ -110,5 +112,24 @@ describe('a key revoked while Redis is down', () => {
     expect(await listModels(t.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toMatch(/^gateway_key_change_publish_failures_total 1$/m);
+  });
+});
+
+describe('a key revoked from the shell (npm run keys -- revoke)', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ database: 'postgres', env: { REDIS_URL, GATEWAY_KEY_CACHE_MS: KEY_CACHE_MS } });
+  });
+  afterAll(() => t?.close());
+
+  it('reaches a running gateway through Redis, though the gateway had the key cached', async () => {
+    const { id, key } = await createKey(t.url);
+    expect(await listModels(t.url, key)).toEqual({ status: 200 });
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'main.js'), 'keys', 'revoke', id], {
+        env: { PATH: process.env.PATH, DATABASE_URL: t.databaseUrl!, REDIS_URL, GATEWAY_DATA_DIR: t.dataDir, LOG_LEVEL: 'warn' },
+      }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))));
+    expect(JSON.parse(out)).toMatchObject({ id, revoked_at: expect.any(String) });
+    expect(await refusedBy(t.url, key, Date.now() + 1_000)).toEqual({ status: 401, code: 'invalid_api_key' });
   });
 });

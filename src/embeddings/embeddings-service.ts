@@ -7,7 +7,8 @@ import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { EmbeddingsResult } from '../providers/openai/openai-embeddings';
 import type { ModelConfig } from '../config/gateway-config-schema';
-import { embeddingsRequestSchema } from './embeddings-request-schema';
+import { embeddingsRequestSchema, type EmbeddingsRequest } from './embeddings-request-schema';
+import { countTextTokens } from '../billing/local-token-count';
 import { embeddingsUsage } from './embeddings-usage';
 import { embedOnRoute } from './upstream-embeddings';
 
@@ -30,6 +31,7 @@ export class EmbeddingsService {
       const spec = model.config.embedding!;
       if (inputs > spec.max_inputs) throw new GatewayError('invalid_parameter', `"input" has ${inputs} items; "${model.id}" takes at most ${spec.max_inputs} per request.`, { param: 'input' });
       if (req.dimensions) checkDimensions(model.id, spec, req.dimensions);
+      checkInputLengths(model.id, model.config.max_input_tokens ?? model.config.context_window, req.input);
       const { body, usage, usageProblem } = await embedOnRoute(route, req, ctx.signal);
       if (usageProblem) ctx.logger.warn('upstream embeddings usage refused; billing a local estimate', { provider: route.provider.name, reason: usageProblem, upstream_usage: JSON.stringify(body.usage).slice(0, 500) });
       const measured = embeddingsUsage(usage, req.input);
@@ -48,4 +50,22 @@ function checkDimensions(modelId: string, spec: NonNullable<ModelConfig['embeddi
   if (Array.isArray(truncation) && truncation.includes(wanted)) return;
   const allowed = truncation === 'any' ? `1 to ${dimensions}` : [...new Set([...(truncation ?? []), dimensions])].sort((a, b) => a - b).join(', ');
   throw new GatewayError('invalid_parameter', `"dimensions" must be ${Array.isArray(truncation) ? 'one of ' : ''}${allowed} for "${modelId}".`, { param: 'dimensions' });
+}
+
+/**
+ * Each input must fit the model's input limit: 413 naming the first that
+ * does not, with what to do. A text is tokenized only when its UTF-8 size
+ * is over the limit (a token is never less than a byte), so ordinary inputs
+ * cost nothing here; the count is the gateway's (o200k), an estimate of the
+ * upstream's own.
+ */
+function checkInputLengths(modelId: string, limit: number, input: EmbeddingsRequest['input']): void {
+  const items: Array<string | number[]> = typeof input === 'string' ? [input] : typeof input[0] === 'number' ? [input as number[]] : (input as Array<string | number[]>);
+  items.forEach((item, index) => {
+    const tokens = typeof item === 'string' ? (Buffer.byteLength(item) <= limit ? 0 : countTextTokens(item)) : item.length;
+    if (tokens <= limit) return;
+    throw new GatewayError('request_body_too_large', `Input ${index} has about ${tokens} tokens; "${modelId}" takes at most ${limit} tokens per input. Split the text into smaller chunks and send them as separate inputs.`, {
+      param: 'input', details: { input_index: index, tokens, max_input_tokens: limit },
+    });
+  });
 }

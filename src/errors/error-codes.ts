@@ -69,7 +69,7 @@ export const ERROR_CODES = {
   budget_not_found: { status: 404, meaning: 'No budget of that id (admin API), or it was removed.' },
   method_not_allowed: { status: 405, meaning: 'The route does not take this method; `Allow` lists those it takes.' },
   video_not_ready: { status: 409, meaning: 'The video is not completed yet.' },
-  request_body_too_large: { status: 413, meaning: 'The body (after decompression), the images it gives by URL (for Gemini, which the gateway downloads), or what the upstream received is too large.' },
+  request_body_too_large: { status: 413, meaning: 'The body (after decompression), the images it gives by URL (for Gemini, which the gateway downloads), or what the upstream received is too large; or an embeddings input is over the model\'s token limit (chunk it).' },
   file_too_large: { status: 413, meaning: 'An uploaded file is over its limit.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not UTF-8 JSON, plain or gzip/deflate/br encoded.' },
   range_not_satisfiable: { status: 416, meaning: 'The `Range` asked for starts past the end of the file; `Content-Range` gives its size.' },

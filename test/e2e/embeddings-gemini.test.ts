@@ -64,6 +64,16 @@ describe.each(TEST_DATABASES)('Gemini embeddings with the openai SDK (%s)', (dat
     expect((await simulatorRequests(t)).requests.length).toBe(before);
   });
 
+  it('refuses an input over the model\'s token limit with a 413 that says to chunk, before any upstream call', async () => {
+    const before = (await simulatorRequests(t)).requests.length;
+    const long = Array.from({ length: 3_000 }, (_, i) => `word${i}`).join(' ');
+    const err = await client.embeddings.create({ model: 'text-embedding-004', input: ['short', long] }).catch((e) => e);
+    expect(err.status).toBe(413);
+    expect(err.error).toMatchObject({ code: 'request_body_too_large', param: 'input', details: { input_index: 1, max_input_tokens: 2048 } });
+    expect(err.error.message).toMatch(/Split the text into smaller chunks/);
+    expect((await simulatorRequests(t)).requests.length).toBe(before);
+  });
+
   it('names the lengths the model gives when `dimensions` is not one of them', async () => {
     const res = await fetch(`${t.baseURL}/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-004', input: 'x', dimensions: 1024 }) });
     expect(((await res.json()) as any).error.message).toBe('"dimensions" must be 1 to 768 for "text-embedding-004".');

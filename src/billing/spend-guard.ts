@@ -18,9 +18,9 @@ interface RefusingBudget {
  * The check before every paid call of an account under spend control: a
  * hold for the call's worst case, placed by one group-committed statement
  * that checks the wallet and every budget over the caller and takes the
- * amount from them. A refused call never reaches
- * the upstream; a call whose hold cannot be placed (the database is out)
- * is refused too, since nothing then bounds what it spends.
+ * amount from them. A refused call never reaches the upstream; a call whose
+ * hold cannot be placed (the database is out) is refused too, since nothing
+ * then bounds what it spends.
  */
 export class SpendGuard {
   constructor(

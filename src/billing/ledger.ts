@@ -21,21 +21,12 @@ export interface LedgerEntryView {
   created_at: string;
 }
 
-interface LedgerRow {
-  id: string;
-  account_id: string;
-  kind: LedgerKind;
+/** A ledger row as the driver reads it: money as text (64-bit), the time as stored. */
+type LedgerRow = Omit<LedgerEntryView, 'object' | 'amount_microusd' | 'charged_microusd' | 'created_at'> & {
   amount_microusd: string;
   charged_microusd: string;
-  hold_id: string | null;
-  request_id: string | null;
-  key_id: string | null;
-  parent_key_id: string | null;
-  project_id: string | null;
-  member_id: string | null;
-  note: string | null;
   created_at: Date | string;
-}
+};
 
 export interface LedgerPage {
   object: 'list';
@@ -115,19 +106,10 @@ export class Ledger {
 
 function entryView(row: LedgerRow): LedgerEntryView {
   return {
-    id: row.id,
+    ...row,
     object: 'ledger_entry',
-    account_id: row.account_id,
-    kind: row.kind,
     amount_microusd: Number(row.amount_microusd),
     charged_microusd: Number(row.charged_microusd),
-    hold_id: row.hold_id,
-    request_id: row.request_id,
-    key_id: row.key_id,
-    parent_key_id: row.parent_key_id,
-    project_id: row.project_id,
-    member_id: row.member_id,
-    note: row.note,
     created_at: new Date(row.created_at).toISOString(),
   };
 }

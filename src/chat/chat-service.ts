@@ -6,7 +6,7 @@ import { parseRequest } from '../errors/parse-request';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import type { RequestContext } from '../model-call/request-context';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
-import { settleStream, throwStreamFailure } from '../model-call/stream-end';
+import { relayStream } from '../model-call/stream-relay';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { ChatAdapter, ChatCall, ChatStreamEvent, UpstreamChatRequest } from '../providers/chat-adapter';
 import { chatRequestSchema, type ChatRequest } from '../providers/chat-request';
@@ -100,7 +100,7 @@ export class ChatService {
     }, { explain: explainRefusal, wasStreaming: true, spend: () => spendEstimateOf('chat', raw) });
   }
 
-  private async *relay(
+  private relay(
     ctx: RequestContext,
     req: ChatRequest,
     attempt: RouteAttempt<PreparedCandidate>,
@@ -113,16 +113,12 @@ export class ChatService {
     let usageIsPartial = false;
     let outputText = '';
     let reasoningText = '';
-    let ttftMs: number | null = null;
-    let finished = false;
-    let failure: unknown;
-    try {
-      for (let step = first; !step.done; step = await upstream.next()) {
-        const event = step.value;
+    return relayStream(ctx, this.metrics, attempt, upstream, first, {
+      forward: (event) => {
         if (event.type === 'usage') {
           providerUsage = event.usage;
           usageIsPartial = Boolean(event.partial);
-          continue;
+          return undefined;
         }
         const chunk = event.chunk;
         chunk.id = id;
@@ -137,29 +133,19 @@ export class ChatService {
           }
           if (d.tool_calls) for (const t of d.tool_calls) outputText += (t.function?.name ?? '') + (t.function?.arguments ?? '');
         }
-        if (ttftMs === null && outputText) ttftMs = ctx.ticket.elapsedMs();
-        yield chunk;
-      }
-      finished = true;
-    } catch (err) {
-      failure = err;
-    } finally {
-      // Also reached when the writer stops early (client gone): stop the upstream and record what was used.
-      if (!finished) await upstream.return(undefined).catch(() => undefined);
-      const complete = providerUsage && !usageIsPartial;
-      const reported = complete ? withReasoningEstimate(providerUsage!, reasoningText) : null;
-      if (reported) providerUsage = reported.usage;
-      const usage = reported
-        ? measuredFromProvider(reported.usage, reported.estimated)
-        : providerUsage
-          ? withLocalOutput(providerUsage, outputText)
-          : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
-      await settleStream(ctx, this.metrics, attempt, { finished, failure, usage, ttftMs });
-      if (finished && req.stream_options?.include_usage) {
-        yield { id, object: 'chat.completion.chunk', created, model: req.model, choices: [], usage: providerUsage ? toClientUsage(providerUsage) : clientUsageFromMeasured(usage) };
-      }
-    }
-    throwStreamFailure(ctx, failure);
+        return chunk;
+      },
+      hasOutput: () => outputText !== '',
+      usage: () => {
+        const reported = providerUsage && !usageIsPartial ? withReasoningEstimate(providerUsage, reasoningText) : null;
+        if (reported) providerUsage = reported.usage;
+        if (reported) return measuredFromProvider(reported.usage, reported.estimated);
+        return providerUsage ? withLocalOutput(providerUsage, outputText) : estimateLocally(req, outputText, attempt.candidate.route.provider.type);
+      },
+      trailer: (usage) => req.stream_options?.include_usage
+        ? { id, object: 'chat.completion.chunk', created, model: req.model, choices: [], usage: providerUsage ? toClientUsage(providerUsage) : clientUsageFromMeasured(usage) }
+        : undefined,
+    });
   }
 
   private call(ctx: RequestContext, candidate: PreparedCandidate): ChatCall {

@@ -6,7 +6,7 @@ import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
-import { settleStream, throwStreamFailure } from '../model-call/stream-end';
+import { relayStream } from '../model-call/stream-relay';
 import type { GatewayMetrics } from '../observability/metrics';
 import { openaiResponsesAdapter, type ResponsesCall, type ResponsesStreamEvent } from '../providers/openai/openai-responses';
 import type { ProviderUsage } from '../providers/usage';
@@ -117,7 +117,7 @@ export class ResponsesService {
   }
 
   /** Passes the upstream's events through in order (its ids and model made the gateway's) and settles the usage record at the end. */
-  private async *relay(
+  private relay(
     ctx: RequestContext,
     req: ResponsesRequest,
     attempt: RouteAttempt,
@@ -127,33 +127,20 @@ export class ResponsesService {
   ): AsyncGenerator<ResponseEvent> {
     let providerUsage: ProviderUsage | null = null;
     let outputText = '';
-    let ttftMs: number | null = null;
-    let finished = false;
-    let failure: unknown;
-    try {
-      for (let step = first; !step.done; step = await upstream.next()) {
-        const event = step.value;
+    return relayStream(ctx, this.metrics, attempt, upstream, first, {
+      forward: (event) => {
         if (event.type === 'usage') {
           providerUsage = event.usage;
-          continue;
+          return undefined;
         }
         const data = event.data;
         if (data.response && typeof data.response === 'object') present(data.response as Record<string, unknown>, id, req.model);
-        if (typeof data.delta === 'string') {
-          outputText += data.delta;
-          if (ttftMs === null) ttftMs = ctx.ticket.elapsedMs();
-        }
-        yield data as ResponseEvent;
-      }
-      finished = true;
-    } catch (err) {
-      failure = err;
-    } finally {
-      if (!finished) await upstream.return(undefined).catch(() => undefined);
-      const usage = providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type);
-      await settleStream(ctx, this.metrics, attempt, { finished, failure, usage, ttftMs });
-    }
-    throwStreamFailure(ctx, failure);
+        if (typeof data.delta === 'string') outputText += data.delta;
+        return data as ResponseEvent;
+      },
+      hasOutput: () => outputText !== '',
+      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type)),
+    });
   }
 }
 

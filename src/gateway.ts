@@ -45,6 +45,8 @@ import { VideoTaskStore } from './videos/video-task-store';
 import { videosRouter } from './videos/videos-router';
 import { EmbeddingsService } from './embeddings/embeddings-service';
 import { embeddingsRoute } from './embeddings/embeddings-router';
+import { searchRoute } from './search/search-router';
+import { SearchService } from './search/search-service';
 import { FileService } from './files/file-service';
 import { FileStore } from './files/file-store';
 import { filesRouter } from './files/files-router';
@@ -205,6 +207,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       chatRoute(services.chat, { recorder, logger, jsonBody, idempotency, rateLimits }),
       responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
+      searchRoute(new SearchService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
     ],
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {

@@ -6,6 +6,7 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { parseRequest } from '../errors/parse-request';
+import { domainNameSchema } from '../keys/domain-name';
 import { UnknownAccountError, type ApiKeyView, type KeyStore } from '../keys/key-store';
 
 export const createKeySchema = z.object({
@@ -15,6 +16,13 @@ export const createKeySchema = z.object({
   account_id: z.string().min(1).max(128).optional(),
   project: z.string().trim().min(1).max(200).optional(),
   member: z.string().trim().min(1).max(200).optional(),
+  /** Search result domains the key may receive; left out: every domain. */
+  allowed_domains: z.array(domainNameSchema).max(100).optional(),
+});
+
+export const updateKeySchema = z.strictObject({
+  /** The key's search domain allowlist; `[]` or null: every domain. */
+  allowed_domains: z.array(domainNameSchema).max(100).nullable(),
 });
 
 /** Creates a key from a request body in the REST shape (admin REST and admin GraphQL); the secret is in the answer, once. */
@@ -23,7 +31,9 @@ export async function createKey(keys: KeyStore, body: unknown): Promise<ApiKeyVi
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw Errors.validation('expires_at', 'must be in the future.');
   try {
-    const { key, view } = await keys.create({ name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member });
+    const { key, view } = await keys.create({
+      name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member, allowedDomains: input.allowed_domains,
+    });
     return { ...view, key };
   } catch (err) {
     if (err instanceof UnknownAccountError) throw new GatewayError('account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
@@ -31,7 +41,15 @@ export async function createKey(keys: KeyStore, body: unknown): Promise<ApiKeyVi
   }
 }
 
-/** The operator's key management: `POST /api/admin/keys` (the secret is returned once), list, revoke. */
+/** Changes what can change of a key (its search domain allowlist). */
+export async function updateKey(keys: KeyStore, id: string, body: unknown): Promise<ApiKeyView> {
+  const input = parseRequest(updateKeySchema, body);
+  const view = isWellFormedId(id) ? await keys.setAllowedDomains(id, input.allowed_domains ?? []) : null;
+  if (!view) throw new GatewayError('key_not_found', `No API key "${id}".`);
+  return view;
+}
+
+/** The operator's key management: `POST /api/admin/keys` (the secret is returned once), list, `PATCH` its domain allowlist, revoke. */
 export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, jsonBody: RequestHandler): Router {
   const router = Router();
   const admin = requireAdminToken(adminToken);
@@ -54,7 +72,10 @@ export function adminKeysRouter(keys: KeyStore, adminToken: string | undefined, 
       if (!view) return next(new GatewayError('key_not_found', `No API key "${req.params.id}".`));
       res.json(view);
     })
-    .all(methodNotAllowed(['DELETE']));
+    .patch(admin, jsonBody, async (req, res) => {
+      res.json(await updateKey(keys, String(req.params.id), req.body));
+    })
+    .all(methodNotAllowed(['DELETE', 'PATCH']));
 
   return router;
 }

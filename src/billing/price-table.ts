@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ModelConfig } from '../config/gateway-config-schema';
+import type { ModelConfig, SearchBackendConfig } from '../config/gateway-config-schema';
 import { parseUnitPrice, type UnitPrice } from './price';
 
 /**
@@ -14,14 +14,36 @@ const FALLBACK_DIMENSION: Record<string, string> = {
   cache_miss: 'input',
 };
 
-/** All prices of the catalog by model and lane, with a digest that names this exact table. */
+/** The lane search prices are kept under (see `searchPricedAs`). */
+export const WEB_SEARCH_LANE = 'web_search';
+
+/**
+ * Whose prices a search on a backend is billed at: the backend's
+ * `search_price` per unit of the `web_search` dimension, under a name no
+ * model can have (model ids start with a letter or digit).
+ */
+export function searchPricedAs(backendId: string): { modelId: string; lane: string } {
+  return { modelId: `@search/${backendId}`, lane: WEB_SEARCH_LANE };
+}
+
+/**
+ * All prices of the catalog by model and lane (and of each search backend,
+ * see `searchPricedAs`), with a digest that names this exact table.
+ */
 export class PriceTable {
   private readonly prices = new Map<string, Map<string, UnitPrice>>();
   readonly digest: string;
   readonly canonical: Record<string, Record<string, string>>;
 
-  constructor(models: ModelConfig[]) {
+  constructor(models: ModelConfig[], searchBackends: SearchBackendConfig[] = []) {
     const canonical: Record<string, Record<string, string>> = {};
+    for (const backend of searchBackends) {
+      if (backend.search_price === undefined) continue;
+      const { modelId, lane } = searchPricedAs(backend.id);
+      const price = parseUnitPrice({ usd: backend.search_price, per: 1 });
+      this.prices.set(priceKey(modelId, lane), new Map([['web_search', price]]));
+      canonical[priceKey(modelId, lane)] = { web_search: `${price.usd}/${price.per}` };
+    }
     for (const model of models) {
       const lanes = new Map<string, ModelConfig['pricing']>();
       for (const route of model.routes) lanes.set(route.lane, { ...model.pricing, ...route.pricing });

@@ -24,3 +24,35 @@ export function deliveryOf(statusCode: number, stored: string | null): Delivery 
 }
 
 export const providerUsageColumn = z.object({ family: z.string(), raw_fields: z.record(z.string(), z.unknown()) });
+
+/** How a search was routed (spec: `route_receipt`), as the client received it. */
+export const routeReceiptSchema = z.object({
+  /** `auto`, or `named` when the client named a backend or provider. */
+  selection: z.enum(['auto', 'named']),
+  /** The backend id that answered; null when none did. */
+  selected_backend: z.string().nullable(),
+  /** The provider (protocol) of that backend. */
+  chose_provider: z.string().nullable(),
+  /** Backend ids in the order they were to be tried. */
+  candidates: z.array(z.string()),
+  /** Backends left out or that failed, each with why. */
+  rejected: z.array(z.object({ backend: z.string(), provider: z.string().nullable(), reason: z.string() })),
+  /** The backend that answered lacks something the request preferred (raw content, a region, language or time filter). */
+  downgraded: z.boolean(),
+  fallback_count: z.number().int(),
+  decision_reason: z.string(),
+});
+
+export type RouteReceipt = z.infer<typeof routeReceiptSchema>;
+
+/** The `search` column: what a web search request was answered with. */
+export const searchColumn = z
+  .object({
+    backend: z.string().nullable(),
+    web_search_requests: z.number().int(),
+    web_search_billable_units: z.number().int(),
+    route_receipt: routeReceiptSchema,
+  })
+  .nullable();
+
+export type SearchUsage = NonNullable<z.infer<typeof searchColumn>>;

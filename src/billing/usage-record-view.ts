@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
-import { deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn, type Delivery } from './usage-record-columns';
+import { deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn, searchColumn, type Delivery, type SearchUsage } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -32,6 +32,8 @@ export interface UsageRecordView {
   log_id: string;
   /** Present when a temporary credential made the request: it, and the key that minted it. */
   credential?: { id: string; parent_key_id: string };
+  /** Present on web search requests: queries, billed units, the backend and the route receipt the client received. */
+  search?: SearchUsage;
 }
 
 export function toUsageRecordView(row: UsageRecord): UsageRecordView {
@@ -61,6 +63,7 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
     provider_usage: providerUsageColumn.parse(row.providerUsage),
     log_id: row.logId,
     ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
+    ...(row.search !== null ? { search: searchColumn.parse(row.search)! } : {}),
   };
 }
 

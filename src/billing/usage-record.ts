@@ -2,6 +2,7 @@ import type { Principal } from '../keys/principal';
 import { billDimensions } from './line-items';
 import type { PriceTable } from './price-table';
 import type { UsageDimension } from './usage-dimensions';
+import type { SearchUsage } from './usage-record-columns';
 
 export type MeasurementSource = 'provider' | 'local_estimate' | 'unavailable';
 
@@ -49,6 +50,8 @@ export interface UsageRecordInput {
   heldForTask?: string;
   /** The ledger hold the record's charge ends (settles, or releases when nothing is charged). */
   holdId?: bigint | null;
+  /** A web search: its queries, units, backend and route receipt. */
+  search?: SearchUsage;
 }
 
 /** A usage record row as stored (the Prisma create input). */
@@ -80,6 +83,8 @@ export interface UsageRecordRow {
   holdId: bigint | null;
   /** The key that minted the temporary credential (keyId) the request came with. */
   parentKeyId: string | null;
+  /** Absent on rows spooled before searches were recorded. */
+  search?: SearchUsage | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -115,6 +120,7 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     heldMicrousd: input.heldForTask ? bill.amountMicroUsd : null,
     holdId: input.holdId ?? null,
     parentKeyId: input.principal.parentKeyId,
+    search: input.search ?? null,
   };
 }
 

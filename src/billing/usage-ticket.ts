@@ -1,5 +1,6 @@
 import type { Principal } from '../keys/principal';
 import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
+import type { SearchUsage } from './usage-record-columns';
 import type { PricedRoute, SpendEstimate } from './spend-estimate';
 import type { UsageRecorder } from './usage-recorder';
 
@@ -14,6 +15,8 @@ export interface Settlement {
   errorCode: string | null;
   /** The charge is held for this task until it ends (settled or refunded then). */
   heldForTask?: string;
+  /** A web search: its queries, units, backend and route receipt. */
+  search?: SearchUsage;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -120,6 +123,7 @@ export class UsageTicket {
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
       holdId: this.holdId,
+      search: s.search,
     });
   }
 

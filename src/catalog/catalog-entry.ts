@@ -2,6 +2,7 @@ import type { EndpointMode, EndpointType, ProviderType } from '../config/gateway
 import type { Pricing } from '../billing/pricing';
 import { unitMicroUsd } from '../billing/price';
 import type { CatalogModel, RoutePolicy } from './catalog';
+import { allowedDimensions } from './embedding-dimensions';
 
 const ENDPOINT_PATHS: Record<EndpointType, string[]> = {
   chat: ['/v1/chat/completions'],
@@ -83,7 +84,7 @@ export function catalogEntry(model: CatalogModel, pricing: Pricing) {
     max_input_tokens: c.max_input_tokens ?? c.context_window,
     max_output_tokens: c.max_output_tokens ?? null,
     modalities: c.modalities,
-    embedding: c.embedding ? { dimensions: c.embedding.dimensions, max_inputs: c.embedding.max_inputs } : null,
+    embedding: c.embedding ? { dimensions: c.embedding.dimensions, max_inputs: c.embedding.max_inputs, allowed_dimensions: allowedDimensions(c.embedding) } : null,
     decision_capabilities: c.decision
       ? { inputs: c.decision.inputs, question_kinds: c.decision.question_kinds, max_questions: c.decision.max_questions, max_images: c.decision.max_images }
       : null,
@@ -110,3 +111,4 @@ function lanePricing(pricing: Pricing, modelId: string, lane: string) {
 }
 
 export type CatalogEntry = ReturnType<typeof catalogEntry>;
+

@@ -6,6 +6,7 @@ import { ConfigError, readConfigDocument, validateConfig } from '../config/load-
 import type { Database } from '../db/database';
 import type { Logger } from '../observability/logger';
 import { ProviderConfigError, resolveProviders } from '../providers/resolved-provider';
+import { resolveSearchBackends } from '../providers/search/resolve-search-backends';
 import { Catalog, type CatalogContents } from './catalog';
 import { type CatalogRevision, CatalogStore, documentDigest } from './catalog-store';
 
@@ -154,9 +155,10 @@ async function build(opts: CatalogSyncOptions, document: unknown, revision: numb
   try {
     const config = validateConfig(document, `catalog (${source})`);
     const providers = resolveProviders(config, opts.env, opts.simulatorUrl);
-    const prices = new PriceTable(config.models);
+    const searchBackends = resolveSearchBackends(config, opts.env, opts.simulatorUrl);
+    const prices = new PriceTable(config.models, config.search.backends);
     const version = await registerPriceTable(opts.db, prices);
-    return { config, providers, pricing: { prices, version }, revision, loadedAt: Math.floor(Date.now() / 1000) };
+    return { config, providers, searchBackends, pricing: { prices, version }, revision, loadedAt: Math.floor(Date.now() / 1000) };
   } catch (err) {
     if (err instanceof ConfigError || err instanceof ProviderConfigError) throw new CatalogEditError(err.message);
     throw err;

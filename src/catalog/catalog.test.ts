@@ -36,6 +36,7 @@ const contentsOf = (cfg: GatewayConfig) => ({
   config: cfg,
   providers: resolveProviders(cfg, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090'),
   pricing: { prices: new PriceTable(cfg.models), version: 1 },
+  searchBackends: [],
   revision: 1,
   loadedAt: 0,
 });

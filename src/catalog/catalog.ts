@@ -3,6 +3,7 @@ import type { Pricing, PricingSource } from '../billing/pricing';
 import { Errors } from '../errors/errors';
 import { mayUseModel, type Principal } from '../keys/principal';
 import type { ResolvedProvider } from '../providers/resolved-provider';
+import type { ResolvedSearchBackend } from '../providers/search/search-adapter';
 
 export interface CatalogRoute {
   provider: ResolvedProvider;
@@ -32,6 +33,8 @@ export interface Candidate {
 export interface CatalogContents {
   config: GatewayConfig;
   providers: Map<string, ResolvedProvider>;
+  /** The enabled web search backends, in their configured order. */
+  searchBackends: ResolvedSearchBackend[];
   pricing: Pricing;
   /** The catalog revision (1, 2, ...); 0 when the catalog is not stored. */
   revision: number;
@@ -77,6 +80,11 @@ export class Catalog implements PricingSource {
 
   allModels(): CatalogModel[] {
     return [...this.served.models.values()];
+  }
+
+  /** The enabled web search backends, in their configured order (the order `auto` prefers them in). */
+  searchBackends(): readonly ResolvedSearchBackend[] {
+    return this.served.contents.searchBackends;
   }
 
   allPolicies(): RoutePolicy[] {

@@ -18,6 +18,24 @@ export const DEFAULT_PROVIDERS = {
   voyage: { type: 'voyage', base_url: 'https://api.voyageai.com/v1', api_key_env: 'VOYAGE_API_KEY' },
 } as const satisfies GatewayConfigInput['providers'];
 
+/**
+ * The hosted web search backends, each served by the simulator unless its
+ * key variable is set; prices are list prices in USD per billed unit (a
+ * Tavily credit, a Serper or Exa query). SearXNG (`SEARXNG_BASE_URL`) and
+ * Brave (`BRAVE_API_KEY`) join when the operator sets them up.
+ */
+export const DEFAULT_SEARCH_BACKENDS = [
+  { id: 'tavily', name: 'Tavily', type: 'tavily', base_url: 'https://api.tavily.com', api_key_env: 'TAVILY_API_KEY', search_price: '0.008' },
+  { id: 'serper', name: 'Serper', type: 'serper', base_url: 'https://google.serper.dev', api_key_env: 'SERPER_API_KEY', search_price: '0.001' },
+  { id: 'exa', name: 'Exa', type: 'exa', base_url: 'https://api.exa.ai', api_key_env: 'EXA_API_KEY', search_price: '0.005' },
+] as const satisfies NonNullable<GatewayConfigInput['search']>['backends'];
+
+/** Self-hosted and own-key backends, in the default catalog only once their variable is set. */
+export const OPERATOR_SEARCH_BACKENDS = {
+  searxng: { id: 'searxng', name: 'SearXNG', type: 'searxng', base_url: 'http://localhost:8888', max_results: 20 },
+  brave: { id: 'brave', name: 'Brave Search', type: 'brave', base_url: 'https://api.search.brave.com', api_key_env: 'BRAVE_API_KEY', search_price: '0.005' },
+} as const satisfies Record<string, NonNullable<NonNullable<GatewayConfigInput['search']>['backends']>[number]>;
+
 /** Text, images and documents (PDF) in; every default chat model reads all three. */
 const chatVision: Modalities = { input: ['text', 'image', 'file'], output: ['text'] };
 const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };

@@ -188,6 +188,36 @@ export const modelSchema = z.strictObject({
   routes: z.array(modelRouteSchema).min(1),
 });
 
+/** The web search protocols the gateway speaks (one adapter each under providers/). */
+export const searchBackendTypeSchema = z.enum(['tavily', 'serper', 'exa', 'searxng', 'brave']);
+
+/**
+ * A web search backend (`search.backends[]`). `type` is the protocol;
+ * `search_price` is USD per unit the backend bills (Tavily: a basic search
+ * is 1, an advanced one 2; the others 1 per successful query); without it
+ * the `web_search` line item is recorded at zero.
+ */
+export const searchBackendSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and - only'),
+  name: z.string().min(1).max(100).optional(),
+  type: searchBackendTypeSchema,
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  /** Name of the environment variable that holds the API key (SearXNG usually needs none). */
+  api_key_env: z.string().min(1).optional(),
+  /** Served by the built-in simulator instead of a real backend. */
+  simulator: z.boolean().default(false),
+  /** The most results asked of this backend; a larger `max_results` is clipped to it. */
+  max_results: z.number().int().min(1).max(100).default(10),
+  timeout_ms: z.number().int().positive().default(8_000),
+  search_price: z.string().regex(/^\d+(\.\d{1,12})?$/, 'must be a non-negative decimal string such as "0.008"').optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  enabled: z.boolean().default(true),
+});
+
+export const searchConfigSchema = z.strictObject({
+  backends: z.array(searchBackendSchema).default([]),
+});
+
 export const routePolicySchema = z.strictObject({
   name: z.string().min(1),
   /** Models tried in this order: the first is preferred, the rest are fallbacks. */
@@ -199,6 +229,7 @@ export const gatewayConfigSchema = z
     providers: z.record(z.string().min(1), providerSchema),
     models: z.array(modelSchema).min(1),
     routes: z.array(routePolicySchema).default([]),
+    search: searchConfigSchema.default({ backends: [] }),
   })
   .superRefine((config, ctx) => {
     const modelIds = new Set<string>();
@@ -220,6 +251,16 @@ export const gatewayConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['models', i, 'embedding'], message: 'embedding models need embedding.dimensions' });
       }
     });
+    const backendNames = new Map<string, number>();
+    config.search.backends.forEach((backend, i) => {
+      for (const [field, value] of [['id', backend.id], ['name', backend.name]] as const) {
+        if (value === undefined) continue;
+        const named = backendNames.get(value);
+        if (named !== undefined && named !== i) ctx.addIssue({ code: 'custom', path: ['search', 'backends', i, field], message: `"${value}" already names another search backend` });
+        backendNames.set(value, i);
+      }
+      if (!backend.simulator && !backend.base_url) ctx.addIssue({ code: 'custom', path: ['search', 'backends', i, 'base_url'], message: 'base_url is required unless simulator is true' });
+    });
     config.routes.forEach((policy, i) => {
       if (modelIds.has(policy.name)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: `"${policy.name}" is already a model id` });
       policy.models.forEach((id, j) => {
@@ -240,3 +281,4 @@ export type ReasoningCapabilities = z.infer<typeof reasoningCapabilitiesSchema>;
 export type EndpointType = z.infer<typeof endpointTypeSchema>;
 export type EndpointMode = z.infer<typeof endpointModeSchema>;
 export type ProviderType = z.infer<typeof providerTypeSchema>;
+export type SearchBackendConfig = z.infer<typeof searchBackendSchema>;

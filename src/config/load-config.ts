@@ -3,7 +3,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { gatewayConfigSchema, type GatewayConfig, type GatewayConfigInput } from './gateway-config-schema';
-import { DEFAULT_MODELS, DEFAULT_PROVIDERS, DEFAULT_ROUTES } from './default-catalog';
+import { DEFAULT_MODELS, DEFAULT_PROVIDERS, DEFAULT_ROUTES, DEFAULT_SEARCH_BACKENDS, OPERATOR_SEARCH_BACKENDS } from './default-catalog';
 
 /** A config file that cannot be used; the message names the file and the field. */
 export class ConfigError extends Error {
@@ -75,5 +75,21 @@ function defaultConfigDocument(env: NodeJS.ProcessEnv): GatewayConfigInput {
       simulator: !env[provider.api_key_env],
     };
   }
-  return { providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES };
+  return { providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES, search: { backends: defaultSearchBackends(env) } };
+}
+
+/**
+ * The hosted search backends, simulated unless `<TYPE>_API_KEY` is set and
+ * at `<TYPE>_BASE_URL` when that is; SearXNG once `SEARXNG_BASE_URL` names
+ * an instance, Brave once `BRAVE_API_KEY` is set.
+ */
+function defaultSearchBackends(env: NodeJS.ProcessEnv): NonNullable<GatewayConfigInput['search']>['backends'] {
+  const backends: NonNullable<NonNullable<GatewayConfigInput['search']>['backends']> = DEFAULT_SEARCH_BACKENDS.map((b) => ({
+    ...b,
+    base_url: env[`${b.type.toUpperCase()}_BASE_URL`] || b.base_url,
+    simulator: !env[b.api_key_env],
+  }));
+  if (env.SEARXNG_BASE_URL) backends.push({ ...OPERATOR_SEARCH_BACKENDS.searxng, base_url: env.SEARXNG_BASE_URL });
+  if (env.BRAVE_API_KEY) backends.push({ ...OPERATOR_SEARCH_BACKENDS.brave, base_url: env.BRAVE_BASE_URL || OPERATOR_SEARCH_BACKENDS.brave.base_url });
+  return backends;
 }

@@ -6,11 +6,10 @@ import { parseRequest } from '../errors/parse-request';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { locals } from '../http/request-locals';
 import { DEFAULT_CREDENTIAL_SECONDS, MAX_CREDENTIAL_SECONDS, type CredentialView } from '../keys/credential-store';
+import { domainNameSchema } from '../keys/domain-name';
 import type { Principal } from '../keys/principal';
 import { mintCredential, type CredentialServices } from './mint-credential';
 
-/** A host name as search results carry it: labels of letters, digits and hyphens. */
-const domain = z.string().max(253).regex(/^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/, 'must be a host name such as example.com');
 
 export const mintCredentialSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
@@ -18,7 +17,7 @@ export const mintCredentialSchema = z.strictObject({
   models: z.array(z.string().min(1).max(256)).min(1).max(1000).optional(),
   /** A total hard budget of the credential's own, in micro-USD, on top of the parent's budgets. */
   budget_microusd: z.number().int().nonnegative().max(1_000_000_000_000_000).optional(),
-  allowed_domains: z.array(domain).min(1).max(100).optional(),
+  allowed_domains: z.array(domainNameSchema).min(1).max(100).optional(),
 });
 
 /**

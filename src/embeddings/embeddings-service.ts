@@ -11,6 +11,7 @@ import { embeddingsRequestSchema, type EmbeddingsRequest } from './embeddings-re
 import { countTextTokens } from '../billing/local-token-count';
 import { embeddingsUsage } from './embeddings-usage';
 import { embedOnRoute } from './upstream-embeddings';
+import { describeDimensions, takesDimensions } from '../catalog/embedding-dimensions';
 
 export const EMBEDDINGS_ENDPOINT = '/v1/embeddings';
 
@@ -44,12 +45,8 @@ export class EmbeddingsService {
 
 /** `dimensions` must be a length the model gives: its own, or a shorter one it can truncate to. */
 function checkDimensions(modelId: string, spec: NonNullable<ModelConfig['embedding']>, wanted: number): void {
-  const { dimensions, truncation } = spec;
-  if (wanted === dimensions) return;
-  if (truncation === 'any' && wanted <= dimensions) return;
-  if (Array.isArray(truncation) && truncation.includes(wanted)) return;
-  const allowed = truncation === 'any' ? `1 to ${dimensions}` : [...new Set([...(truncation ?? []), dimensions])].sort((a, b) => a - b).join(', ');
-  throw new GatewayError('invalid_parameter', `"dimensions" must be ${Array.isArray(truncation) ? 'one of ' : ''}${allowed} for "${modelId}".`, { param: 'dimensions' });
+  if (takesDimensions(spec, wanted)) return;
+  throw new GatewayError('invalid_parameter', `"dimensions" must be ${describeDimensions(spec)} for "${modelId}".`, { param: 'dimensions' });
 }
 
 /**

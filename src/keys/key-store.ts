@@ -13,6 +13,8 @@ export interface CreateKeyInput {
   accountId?: string;
   project?: string;
   member?: string;
+  /** Search result domains the key may receive (a domain covers its subdomains); none: every domain. */
+  allowedDomains?: string[];
 }
 
 export interface ApiKeyView {
@@ -21,6 +23,8 @@ export interface ApiKeyView {
   name: string;
   key_prefix: string;
   models: string[];
+  /** The key's search domain allowlist; empty: every domain. */
+  allowed_domains: string[];
   account_id: string;
   project_id: string | null;
   member_id: string | null;
@@ -236,10 +240,25 @@ export class KeyStore {
         keyHash: hashKeySecret(key),
         keyPrefix: keyDisplayPrefix(key),
         allowedModels: input.models ?? [],
+        allowedDomains: [...new Set(input.allowedDomains ?? [])],
         expiresAt: input.expiresAt ?? null,
       },
     });
     return { key, view: toView(row) };
+  }
+
+  /**
+   * Replaces the key's search domain allowlist (empty: every domain), here
+   * at once and on the other instances as soon as they hear of it, as a
+   * revocation is. Its temporary credentials keep their own lists.
+   */
+  async setAllowedDomains(id: string, domains: string[]): Promise<ApiKeyView | null> {
+    const row = await this.prisma.apiKey.findUnique({ where: { id } });
+    if (!row) return null;
+    const updated = await this.prisma.apiKey.update({ where: { id }, data: { allowedDomains: [...new Set(domains)] } });
+    this.forget(id);
+    await this.changes.keyChanged({ kind: 'key_changed', key_id: id });
+    return toView(updated);
   }
 
   async list(): Promise<ApiKeyView[]> {
@@ -286,7 +305,7 @@ export class UnknownAccountError extends Error {
 }
 
 function toView(row: {
-  id: string; name: string; keyPrefix: string; allowedModels: string[]; accountId: string; projectId: string | null;
+  id: string; name: string; keyPrefix: string; allowedModels: string[]; allowedDomains: string[]; accountId: string; projectId: string | null;
   memberId: string | null; expiresAt: Date | null; revokedAt: Date | null; createdAt: Date;
 }): ApiKeyView {
   return {
@@ -295,6 +314,7 @@ function toView(row: {
     name: row.name,
     key_prefix: row.keyPrefix,
     models: row.allowedModels,
+    allowed_domains: row.allowedDomains,
     account_id: row.accountId,
     project_id: row.projectId,
     member_id: row.memberId,

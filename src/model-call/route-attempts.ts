@@ -13,8 +13,18 @@ import { toGatewayError } from './to-gateway-error';
 /** Client disconnected before the answer was complete (nginx's convention). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
+/**
+ * What routing reads of a candidate: whose prices apply (a catalog model's
+ * id, or a search backend's priced name) on which lane, and which provider
+ * channel is called. A catalog `Candidate` is one; so is a search backend.
+ */
+export interface RouteCandidate {
+  model: { id: string };
+  route: { provider: { name: string }; upstreamModel: string; lane: string };
+}
+
 /** One route tried for a request: the candidate, and how many routes were tried so far (1 for the first). */
-export interface RouteAttempt<C extends Candidate = Candidate> {
+export interface RouteAttempt<C extends RouteCandidate = Candidate> {
   candidate: C;
   number: number;
 }
@@ -22,7 +32,7 @@ export interface RouteAttempt<C extends Candidate = Candidate> {
 /** What a capability says of an attempt's end; the route it was served by is filled in from the attempt. */
 export type AttemptOutcome = Omit<Settlement, 'pricedAs' | 'servedBy'>;
 
-export function settlementOf(attempt: RouteAttempt, outcome: AttemptOutcome): Settlement {
+export function settlementOf(attempt: RouteAttempt<RouteCandidate>, outcome: AttemptOutcome): Settlement {
   const { route, model } = attempt.candidate;
   return {
     ...outcome,
@@ -31,22 +41,26 @@ export function settlementOf(attempt: RouteAttempt, outcome: AttemptOutcome): Se
   };
 }
 
-export interface RouteAttemptOptions {
+export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
   wasStreaming?: boolean;
   /** Rewords the final error for the client (a family's own explanation of an upstream refusal). */
-  explain?: (err: GatewayError, attempt: RouteAttempt) => GatewayError;
+  explain?: (err: GatewayError, attempt: RouteAttempt<C>) => GatewayError;
   /**
    * What a call the client abandoned used: the upstream received the
    * request (and bills its prompt) even though nobody reads the answer.
    * Charged when given; without it an abandoned call is recorded uncharged.
    */
-  abandonedUsage?: (attempt: RouteAttempt) => MeasuredUsage;
+  abandonedUsage?: (attempt: RouteAttempt<C>) => MeasuredUsage;
   /**
    * Narrows which retryable failures move to the next route: a submission
    * the upstream may have accepted already (a time-out after sending) must
    * not be sent to a second route.
    */
   mayFallBack?: (err: unknown) => boolean;
+  /** Told of each failure that moves on to the next route (a search's receipt lists it). */
+  onFallback?: (err: unknown, attempt: RouteAttempt<C>) => void;
+  /** What the record of a failed call carries beside its status (a search's route receipt). */
+  failedRecord?: (err: unknown, attempt: RouteAttempt<C>) => Pick<Settlement, 'search'>;
   /**
    * The call's worst case, for the hold an account under spend control
    * places before the first route is tried (asked only for such accounts).
@@ -69,9 +83,24 @@ export async function tryRoutes<C extends Candidate, T>(
   metrics: GatewayMetrics,
   candidates: C[],
   run: (attempt: RouteAttempt<C>) => Promise<T>,
-  options: RouteAttemptOptions = {},
+  options: RouteAttemptOptions<C> = {},
 ): Promise<T> {
   if (options.spend && ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
+  return attemptRoutes(ctx, metrics, candidates, run, options);
+}
+
+/**
+ * The candidates in order until one answers, as `tryRoutes` without the
+ * hold: for callers whose candidates are not catalog models (search
+ * backends), which place their hold themselves.
+ */
+export async function attemptRoutes<C extends RouteCandidate, T>(
+  ctx: RequestContext,
+  metrics: GatewayMetrics,
+  candidates: C[],
+  run: (attempt: RouteAttempt<C>) => Promise<T>,
+  options: Omit<RouteAttemptOptions<C>, 'spend'> = {},
+): Promise<T> {
   let earlier: unknown;
   for (const [i, candidate] of candidates.entries()) {
     const attempt = { candidate, number: i + 1 };
@@ -86,6 +115,7 @@ export async function tryRoutes<C extends Candidate, T>(
             provider: candidate.route.provider.name, upstream_status: err.details.status, reason: err.message,
           });
         }
+        options.onFallback?.(err, attempt);
         earlier = mostTelling(earlier, err);
         continue;
       }
@@ -95,7 +125,7 @@ export async function tryRoutes<C extends Candidate, T>(
   throw new Error('no route to try: the catalog resolves every name to at least one');
 }
 
-export function countUpstreamError(metrics: GatewayMetrics, candidate: Candidate, err: unknown): void {
+export function countUpstreamError(metrics: GatewayMetrics, candidate: RouteCandidate, err: unknown): void {
   if (err instanceof UpstreamError) metrics.upstreamErrors.inc({ provider: candidate.route.provider.name, status: String(err.details.status) });
 }
 
@@ -105,17 +135,17 @@ function fallsBack(err: unknown, ctx: RequestContext): boolean {
   return err instanceof UpstreamError && err.details.retryable && !ctx.signal.aborted;
 }
 
-async function settleFailure(ctx: RequestContext, err: unknown, attempt: RouteAttempt, options: RouteAttemptOptions): Promise<unknown> {
+async function settleFailure<C extends RouteCandidate>(ctx: RequestContext, err: unknown, attempt: RouteAttempt<C>, options: Omit<RouteAttemptOptions<C>, 'spend'>): Promise<unknown> {
   const wasStreaming = options.wasStreaming ?? false;
   if (ctx.signal.aborted) {
     const usage = options.abandonedUsage?.(attempt) ?? null;
-    await ctx.ticket.settle(settlementOf(attempt, { statusCode: CLIENT_CLOSED_REQUEST, usage, charge: usage !== null, ttftMs: null, wasStreaming, errorCode: 'client_closed_request' }));
+    await ctx.ticket.settle(settlementOf(attempt, { statusCode: CLIENT_CLOSED_REQUEST, usage, charge: usage !== null, ttftMs: null, wasStreaming, errorCode: 'client_closed_request', ...options.failedRecord?.(err, attempt) }));
     return err;
   }
   const gatewayError = toGatewayError(err);
   if (!gatewayError) return err;
   const told = options.explain ? options.explain(gatewayError, attempt) : gatewayError;
-  await ctx.ticket.settle(settlementOf(attempt, { statusCode: told.status, usage: null, charge: false, ttftMs: null, wasStreaming, errorCode: told.code }));
+  await ctx.ticket.settle(settlementOf(attempt, { statusCode: told.status, usage: null, charge: false, ttftMs: null, wasStreaming, errorCode: told.code, ...options.failedRecord?.(err, attempt) }));
   return told;
 }
 

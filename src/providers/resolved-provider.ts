@@ -57,5 +57,5 @@ export function resolveProviders(
 }
 
 export function needsSimulator(config: GatewayConfig): boolean {
-  return Object.values(config.providers).some((p) => p.simulator);
+  return Object.values(config.providers).some((p) => p.simulator) || config.search.backends.some((b) => b.simulator);
 }

@@ -69,7 +69,26 @@ export interface Directives {
    * to test how an adapter fails on an answer it cannot read.
    */
   badChunk?: boolean;
+  /**
+   * Web search: the failure, latency and hang knobs of the same request
+   * (`status`, `code`, `retry_after`, `fail_times`, `latency`, `hang`) apply
+   * only when this protocol answers it (`tavily`, `serper`, `exa`, `searxng`,
+   * `brave`); any other search protocol answers normally, so a test can fail
+   * one backend and watch the gateway fall back to the next. Only the search
+   * routes read it; every other route ignores it.
+   */
+  on?: SearchProtocol;
+  /**
+   * Web search: add one result on `offsite.example.invalid`, outside any
+   * domain restriction the request made, so that a test can check that the
+   * gateway drops results outside a key's allowlist.
+   */
+  offsite?: boolean;
 }
+
+/** The web search protocols the simulator speaks: the values `on=` takes. */
+export const SEARCH_PROTOCOLS = ['tavily', 'serper', 'exa', 'searxng', 'brave'] as const;
+export type SearchProtocol = (typeof SEARCH_PROTOCOLS)[number];
 
 export type DirectiveParseResult = { ok: true; directives: Directives } | { ok: false; message: string };
 
@@ -90,6 +109,15 @@ const wordSetter =
   (directives, value) => {
     if (!/^[\w.:-]+$/.test(value)) return `expects a word, got '${value}'`;
     apply(directives, value);
+    return undefined;
+  };
+
+const searchProtocolSetter =
+  (apply: (directives: Directives, value: SearchProtocol) => void): Setter =>
+  (directives, value) => {
+    const protocol = SEARCH_PROTOCOLS.find((name) => name === value.toLowerCase());
+    if (!protocol) return `expects one of ${SEARCH_PROTOCOLS.join(', ')}, got '${value}'`;
+    apply(directives, protocol);
     return undefined;
   };
 
@@ -117,6 +145,8 @@ const SETTERS: { [key: string]: Setter } = {
   cache_miss: integerSetter((d, v) => (d.cacheMiss = v)),
   stream_args: integerSetter((d, v) => (d.streamArgs = v > 0)),
   bad_chunk: integerSetter((d, v) => (d.badChunk = v > 0)),
+  on: searchProtocolSetter((d, v) => (d.on = v)),
+  offsite: integerSetter((d, v) => (d.offsite = v > 0)),
 };
 
 export function parseDirectives(text: string): DirectiveParseResult {

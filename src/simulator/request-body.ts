@@ -7,6 +7,20 @@ import type { RequestBody } from './routing';
  * client can still read the 413 the protocol answers with.
  */
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<RequestBody> {
+  return readBody(req, maxBytes, (text) => {
+    try {
+      return { kind: 'json', value: JSON.parse(text) };
+    } catch {
+      return { kind: 'invalid_json' };
+    }
+  });
+}
+
+/**
+ * Reads a body of at most `maxBytes` (the rest drained and dropped) and
+ * parses its non-empty text with `parse`.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, parse: (text: string) => RequestBody): Promise<RequestBody> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -14,21 +28,14 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Re
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
     });
-    req.on('end', () => resolve(parseBody(chunks, size, maxBytes)));
+    req.on('end', () => {
+      if (size > maxBytes) return resolve({ kind: 'too_large' });
+      resolve(size === 0 ? { kind: 'none' } : parse(Buffer.concat(chunks, size).toString('utf8')));
+    });
     // The client went away mid-body: there is no body to give, and the exchange's signal reports the abort.
     req.on('error', () => resolve({ kind: 'none' }));
     req.on('close', () => resolve({ kind: 'none' }));
   });
-}
-
-function parseBody(chunks: Buffer[], size: number, maxBytes: number): RequestBody {
-  if (size > maxBytes) return { kind: 'too_large' };
-  if (size === 0) return { kind: 'none' };
-  try {
-    return { kind: 'json', value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) };
-  } catch {
-    return { kind: 'invalid_json' };
-  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { voyageRoutes } from './voyage/embeddings';
 import { openaiRoutes, openaiUnknownUrl } from './openai/routes';
 import { openaiVideoRoutes } from './openai-videos/routes';
 import { type SimulatorOptions, resolveSimulatorOptions } from './options';
+import { searchRoutes } from './search/routes';
 import { readJsonBody } from './request-body';
 import { RequestLog } from './request-log';
 import { type Exchange, type Route, matchRoute } from './routing';
@@ -41,7 +42,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     requestLog: new RequestLog(resolved.requestLogSize),
   };
   // The first matching route answers; a request no route takes gets OpenAI's unknown-URL error, as most paths are OpenAI's.
-  const routes = [...controlRoutes(context), ...openaiRoutes(context), ...anthropicRoutes(context), ...geminiRoutes(context), ...voyageRoutes(context), ...openaiVideoRoutes(context), ...xaiVideoRoutes(context)];
+  const routes = [...controlRoutes(context), ...searchRoutes(context), ...openaiRoutes(context), ...anthropicRoutes(context), ...geminiRoutes(context), ...voyageRoutes(context), ...openaiVideoRoutes(context), ...xaiVideoRoutes(context)];
   const server = createServer((req, res) => void dispatch(context, routes, openaiUnknownUrl, req, res));
   // Well past the idle time of pooling clients (undici's 4 s; Node's agent follows the Keep-Alive hint), so a reused connection is never closed under them.
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

@@ -40,6 +40,18 @@ describe.each(TEST_DATABASES)('Voyage embeddings with the openai SDK (%s)', (dat
     expect((await simulatorRequests(t)).requests.length).toBe(before);
   });
 
+  it('lists the lengths each embedding model takes in the catalog, over REST and GraphQL', async () => {
+    const rest = (await (await fetch(`${t.url}/api/models/catalog?endpoint_type=embeddings`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+    const byId = Object.fromEntries(rest.data.map((m: { id: string; embedding: unknown }) => [m.id, m.embedding]));
+    expect(byId['voyage-3.5']).toEqual({ dimensions: 1024, max_inputs: 1000, allowed_dimensions: [256, 512, 1024, 2048] });
+    expect(byId['text-embedding-3-small']).toMatchObject({ dimensions: 1536, allowed_dimensions: null });
+    const gql = (await (await fetch(`${t.url}/graphql`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ catalog { id embedding { dimensions allowedDimensions } } }' }),
+    })).json()) as any;
+    expect(gql.data.catalog.find((m: { id: string }) => m.id === 'voyage-3.5').embedding).toEqual({ dimensions: 1024, allowedDimensions: [256, 512, 1024, 2048] });
+  });
+
   it('maps Voyage\'s error answers and records them uncharged', async () => {
     const err = await client.embeddings.create({ model: 'voyage-3.5', input: 'x [sim status=429 retry_after=1]' }).catch((e) => e);
     expect(err.status).toBe(429);

@@ -28,7 +28,7 @@ export interface TestGateway {
   databaseUrl?: string;
   /** GATEWAY_DATA_DIR of this gateway (PGlite's folder, the usage spool, local file storage). */
   dataDir: string;
-  createKey(body?: { name?: string; models?: string[]; expires_at?: string }): Promise<string>;
+  createKey(body?: { name?: string; models?: string[]; expires_at?: string; allowed_domains?: string[] }): Promise<string>;
   /** The gateway's error-level log lines so far (the first 200), for failure messages. */
   errorLogs(): string[];
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { nameSchema } from '../../admin/admin-accounts-router';
-import { createKey } from '../../admin/admin-keys-router';
+import { createKey, updateKey } from '../../admin/admin-keys-router';
 import { isWellFormedId } from '../../db/well-formed-id';
 import { GatewayError } from '../../errors/gateway-error';
 import { parseRequest } from '../../errors/parse-request';
@@ -54,8 +54,14 @@ export class AccountsAdminResolver {
       ...(input.accountId != null && { account_id: input.accountId }),
       ...(input.project != null && { project: input.project }),
       ...(input.member != null && { member: input.member }),
+      ...(input.allowedDomains != null && { allowed_domains: input.allowedDomains }),
     });
     return { ...apiKey(created), key: created.key };
+  }
+
+  @Mutation(() => ApiKey, { description: "Replaces a key's search domain allowlist (empty: every domain) on every instance." })
+  async setKeyAllowedDomains(@Arg('id', () => ID) id: string, @Arg('domains', () => [String]) domains: string[], @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
+    return apiKey(await updateKey(ctx.admin.keys, id, { allowed_domains: domains }));
   }
 
   @Mutation(() => ApiKey, { description: 'Revokes a key (and its temporary credentials) on every instance.' })
@@ -76,7 +82,7 @@ function owner(o: OwnerView): AccountOwner {
 
 function apiKey(k: ApiKeyView): ApiKey {
   return {
-    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id,
+    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, allowedDomains: k.allowed_domains, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id,
     expiresAt: k.expires_at ? new Date(k.expires_at) : null, revokedAt: k.revoked_at ? new Date(k.revoked_at) : null, createdAt: new Date(k.created_at),
   };
 }

@@ -36,6 +36,7 @@ export class ApiKey {
   @Field() name!: string;
   @Field() keyPrefix!: string;
   @Field(() => [String]) models!: string[];
+  @Field(() => [String], { description: 'Search result domains the key may receive (a domain covers its subdomains); empty: every domain.' }) allowedDomains!: string[];
   @Field() accountId!: string;
   @Field(() => String, { nullable: true }) projectId!: string | null;
   @Field(() => String, { nullable: true }) memberId!: string | null;
@@ -57,6 +58,7 @@ export class CreateKeyInput {
   @Field({ nullable: true }) accountId?: string;
   @Field({ nullable: true, description: 'A project name of the account (made on first use).' }) project?: string;
   @Field({ nullable: true, description: 'A member name of the account (made on first use).' }) member?: string;
+  @Field(() => [String], { nullable: true, description: 'Search result domains the key may receive; left out: every domain.' }) allowedDomains?: string[];
 }
 
 @ObjectType({ description: "An account's wallet: balance after open holds, what is held, and how far below zero holds may go." })

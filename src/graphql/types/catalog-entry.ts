@@ -56,6 +56,9 @@ export class EmbeddingInfo {
 
   @Field(() => Int, { name: 'maxInputs', description: 'Most inputs in one embeddings request.' })
   max_inputs!: number;
+
+  @Field(() => [Int], { name: 'allowedDimensions', nullable: true, description: 'The `dimensions` lengths it takes; null when it takes any length from 1 to `dimensions`.' })
+  allowed_dimensions!: number[] | null;
 }
 
 @ObjectType()

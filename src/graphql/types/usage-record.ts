@@ -120,6 +120,60 @@ export class ProviderUsage {
   raw_fields!: Record<string, unknown>;
 }
 
+@ObjectType({ description: 'A search backend left out of a search, or one that failed before another answered.' })
+export class SearchRejection {
+  @Field({ description: 'The backend id (or provider name, for a provider not configured).' })
+  backend!: string;
+
+  @Field(() => String, { nullable: true })
+  provider!: string | null;
+
+  @Field()
+  reason!: string;
+}
+
+@ObjectType({ description: 'How a search was routed, as the client received it in `route_receipt`.' })
+export class SearchRouteReceipt {
+  @Field({ description: '`auto`, or `named` when the request named a backend or provider.' })
+  selection!: string;
+
+  @Field(() => String, { name: 'selectedBackend', nullable: true })
+  selected_backend!: string | null;
+
+  @Field(() => String, { name: 'choseProvider', nullable: true })
+  chose_provider!: string | null;
+
+  @Field(() => [String], { description: 'Backend ids in the order they were to be tried.' })
+  candidates!: string[];
+
+  @Field(() => [SearchRejection])
+  rejected!: SearchRejection[];
+
+  @Field({ description: 'The backend that answered lacks a feature the request preferred.' })
+  downgraded!: boolean;
+
+  @Field(() => Int, { name: 'fallbackCount' })
+  fallback_count!: number;
+
+  @Field({ name: 'decisionReason' })
+  decision_reason!: string;
+}
+
+@ObjectType({ description: 'What a web search request was answered with: queries, billed units, the backend and the route receipt.' })
+export class SearchUsage {
+  @Field(() => String, { nullable: true, description: 'The provider that answered; null when none did.' })
+  backend!: string | null;
+
+  @Field(() => Int, { name: 'webSearchRequests' })
+  web_search_requests!: number;
+
+  @Field(() => Int, { name: 'webSearchBillableUnits' })
+  web_search_billable_units!: number;
+
+  @Field(() => SearchRouteReceipt, { name: 'routeReceipt' })
+  route_receipt!: SearchRouteReceipt;
+}
+
 @ObjectType({ description: 'The usage and billing record of one request, readable only by the key that made it.' })
 export class UsageRecord {
   @Field(() => ID, { description: 'The request id (the X-Svc-Request-Id header).' })
@@ -148,4 +202,7 @@ export class UsageRecord {
 
   @Field({ name: 'logId' })
   log_id!: string;
+
+  @Field(() => SearchUsage, { nullable: true, description: 'Set on web search requests.' })
+  search?: SearchUsage | null;
 }

@@ -46,6 +46,9 @@ import { videosRouter } from './videos/videos-router';
 import { EmbeddingsService } from './embeddings/embeddings-service';
 import { embeddingsRoute } from './embeddings/embeddings-router';
 import { searchRoute } from './search/search-router';
+import { decisionsRoute } from './decisions/decisions-router';
+import { DecisionService } from './decisions/decision-service';
+import { QuestionGenerator } from './decisions/question-generation';
 import { SearchService } from './search/search-service';
 import { FileService } from './files/file-service';
 import { FileStore } from './files/file-store';
@@ -208,6 +211,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       searchRoute(new SearchService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
+      decisionsRoute(new DecisionService(catalog, new QuestionGenerator({ catalog, recorder, ledger, rateLimits, metrics, logger }), metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
     ],
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {

@@ -18,6 +18,8 @@ export interface LedgerEntryView {
   project_id: string | null;
   member_id: string | null;
   note: string | null;
+  /** For a refund the gateway made itself: the request it was made for (a decision whose generated questions were unusable). */
+  related_request_id: string | null;
   created_at: string;
 }
 
@@ -37,7 +39,7 @@ export interface LedgerPage {
 }
 
 const COLUMNS =
-  '"id"::text, "account_id", "kind", "amount_microusd"::text, "charged_microusd"::text, "hold_id"::text, "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note", "created_at"';
+  '"id"::text, "account_id", "kind", "amount_microusd"::text, "charged_microusd"::text, "hold_id"::text, "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note", "related_request_id", "created_at"';
 
 export type RefundOutcome =
   | { kind: 'refunded'; entryId: string }
@@ -72,9 +74,9 @@ export class Ledger {
    * item, in one transaction under the account's wallet lock (two refunds at
    * once never give back more than was charged).
    */
-  async refund(requestId: string, amountMicrousd: bigint | null, note: string | null): Promise<RefundOutcome> {
+  async refund(requestId: string, amountMicrousd: bigint | null, note: string | null, relatedRequestId: string | null = null): Promise<RefundOutcome> {
     try {
-      const { rows } = await this.db.query<{ entry: string }>('SELECT gateway_refund($1, $2::bigint, $3)::text AS "entry"', [requestId, amountMicrousd?.toString() ?? null, note]);
+      const { rows } = await this.db.query<{ entry: string }>('SELECT gateway_refund($1, $2::bigint, $3, $4)::text AS "entry"', [requestId, amountMicrousd?.toString() ?? null, note, relatedRequestId]);
       return { kind: 'refunded', entryId: rows[0]!.entry };
     } catch (err) {
       const message = (err as { message?: unknown }).message;
@@ -83,6 +85,17 @@ export class Ledger {
       if (tooLarge) return { kind: 'too_large', refundableMicrousd: BigInt(tooLarge[1]!) };
       throw err;
     }
+  }
+
+  /**
+   * Refunds a whole charge of an account without a wallet: its usage record
+   * alone is lowered to zero by a `refund` line item (there is no ledger to
+   * write). Returns what was given back (0: nothing was charged, or it was
+   * refunded already).
+   */
+  async refundRecord(requestId: string): Promise<bigint> {
+    const { rows } = await this.db.query<{ amount: string }>('SELECT gateway_refund_record($1)::text AS "amount"', [requestId]);
+    return BigInt(rows[0]!.amount);
   }
 
   /**

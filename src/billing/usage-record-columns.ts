@@ -56,3 +56,17 @@ export const searchColumn = z
   .nullable();
 
 export type SearchUsage = NonNullable<z.infer<typeof searchColumn>>;
+
+/** The `decision` column: which stage of a decision request a record is, and the other stage's record. */
+export const decisionColumn = z
+  .object({
+    stage: z.enum(['question_generation', 'evaluation']),
+    prompt_version: z.string(),
+    /** The evaluation's record for a generation; the generation's for an evaluation of generated questions. */
+    linked_request_id: z.string().nullable(),
+    /** Where the evaluated questions came from. */
+    questions: z.enum(['explicit', 'generated']).optional(),
+  })
+  .nullable();
+
+export type DecisionStage = NonNullable<z.infer<typeof decisionColumn>>;

@@ -37,8 +37,9 @@ const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow)
   ['held_microusd', 'bigint', (r) => r.heldMicrousd?.toString() ?? null],
   ['hold_id', 'bigint', (r) => r.holdId?.toString() ?? null],
   ['parent_key_id', 'text', (r) => r.parentKeyId],
-  // Absent from rows spooled before the column existed: NULL.
+  // Absent from rows spooled before these columns existed: NULL.
   ['search', 'jsonb', (r) => r.search ?? null],
+  ['decision', 'jsonb', (r) => r.decision ?? null],
 ];
 
 const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');

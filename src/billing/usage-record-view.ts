@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
-import { deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn, searchColumn, type Delivery, type SearchUsage } from './usage-record-columns';
+import { decisionColumn, deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type SearchUsage } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -34,6 +34,8 @@ export interface UsageRecordView {
   credential?: { id: string; parent_key_id: string };
   /** Present on web search requests: queries, billed units, the backend and the route receipt the client received. */
   search?: SearchUsage;
+  /** Present on decision requests: the stage, its prompt version and the other stage's record. */
+  decision?: DecisionStage;
 }
 
 export function toUsageRecordView(row: UsageRecord): UsageRecordView {
@@ -64,6 +66,7 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
     log_id: row.logId,
     ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
     ...(row.search !== null ? { search: searchColumn.parse(row.search)! } : {}),
+    ...(row.decision !== null ? { decision: decisionColumn.parse(row.decision)! } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Principal } from '../keys/principal';
 import { billDimensions } from './line-items';
 import type { PriceTable } from './price-table';
 import type { UsageDimension } from './usage-dimensions';
-import type { SearchUsage } from './usage-record-columns';
+import type { DecisionStage, SearchUsage } from './usage-record-columns';
 
 export type MeasurementSource = 'provider' | 'local_estimate' | 'unavailable';
 
@@ -52,6 +52,8 @@ export interface UsageRecordInput {
   holdId?: bigint | null;
   /** A web search: its queries, units, backend and route receipt. */
   search?: SearchUsage;
+  /** A decision request's stage. */
+  decision?: DecisionStage;
 }
 
 /** A usage record row as stored (the Prisma create input). */
@@ -85,6 +87,7 @@ export interface UsageRecordRow {
   parentKeyId: string | null;
   /** Absent on rows spooled before searches were recorded. */
   search?: SearchUsage | null;
+  decision?: DecisionStage | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -121,6 +124,7 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     holdId: input.holdId ?? null,
     parentKeyId: input.principal.parentKeyId,
     search: input.search ?? null,
+    decision: input.decision ?? null,
   };
 }
 

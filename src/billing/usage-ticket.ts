@@ -1,6 +1,6 @@
 import type { Principal } from '../keys/principal';
 import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
-import type { SearchUsage } from './usage-record-columns';
+import type { DecisionStage, SearchUsage } from './usage-record-columns';
 import type { PricedRoute, SpendEstimate } from './spend-estimate';
 import type { UsageRecorder } from './usage-recorder';
 
@@ -17,6 +17,8 @@ export interface Settlement {
   heldForTask?: string;
   /** A web search: its queries, units, backend and route receipt. */
   search?: SearchUsage;
+  /** A decision request's stage. */
+  decision?: DecisionStage;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -124,6 +126,7 @@ export class UsageTicket {
       heldForTask: s.heldForTask,
       holdId: this.holdId,
       search: s.search,
+      decision: s.decision,
     });
   }
 

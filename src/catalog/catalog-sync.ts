@@ -2,6 +2,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import { PriceTable } from '../billing/price-table';
 import { registerPriceTable } from '../billing/price-table-version';
+import { decisionSwitches } from '../config/decision-switches';
 import { ConfigError, readConfigDocument, validateConfig } from '../config/load-config';
 import type { Database } from '../db/database';
 import type { Logger } from '../observability/logger';
@@ -158,7 +159,8 @@ async function build(opts: CatalogSyncOptions, document: unknown, revision: numb
     const searchBackends = resolveSearchBackends(config, opts.env, opts.simulatorUrl);
     const prices = new PriceTable(config.models, config.search.backends);
     const version = await registerPriceTable(opts.db, prices);
-    return { config, providers, searchBackends, pricing: { prices, version }, revision, loadedAt: Math.floor(Date.now() / 1000) };
+    const decisions = decisionSwitches(config, opts.env);
+    return { config, providers, searchBackends, decisions, pricing: { prices, version }, revision, loadedAt: Math.floor(Date.now() / 1000) };
   } catch (err) {
     if (err instanceof ConfigError || err instanceof ProviderConfigError) throw new CatalogEditError(err.message);
     throw err;

@@ -37,6 +37,7 @@ const contentsOf = (cfg: GatewayConfig) => ({
   providers: resolveProviders(cfg, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090'),
   pricing: { prices: new PriceTable(cfg.models), version: 1 },
   searchBackends: [],
+  decisions: { enabled: true, questionGeneration: false, generatorModel: undefined },
   revision: 1,
   loadedAt: 0,
 });

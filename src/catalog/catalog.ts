@@ -1,3 +1,4 @@
+import type { DecisionSwitches } from '../config/decision-switches';
 import type { EndpointType, GatewayConfig, ModelConfig, ModelRouteConfig } from '../config/gateway-config-schema';
 import type { Pricing, PricingSource } from '../billing/pricing';
 import { Errors } from '../errors/errors';
@@ -35,6 +36,8 @@ export interface CatalogContents {
   providers: Map<string, ResolvedProvider>;
   /** The enabled web search backends, in their configured order. */
   searchBackends: ResolvedSearchBackend[];
+  /** The operator's decision switches: while decisions are off, decision models serve no `decisions` endpoint and a decision-only model is gone. */
+  decisions: DecisionSwitches;
   pricing: Pricing;
   /** The catalog revision (1, 2, ...); 0 when the catalog is not stored. */
   revision: number;
@@ -118,8 +121,10 @@ export class Catalog implements PricingSource {
 function serve(contents: CatalogContents): Served {
   const { config, providers } = contents;
   const models = new Map<string, CatalogModel>();
-  for (const model of config.models) {
-    if (!model.enabled) continue;
+  for (const configured of config.models) {
+    if (!configured.enabled) continue;
+    const model = contents.decisions.enabled ? configured : withoutDecisions(configured);
+    if (!model) continue;
     const routes = model.routes
       .filter((r) => config.providers[r.provider]?.enabled !== false)
       .map((r) => ({ provider: providers.get(r.provider)!, upstreamModel: r.upstream_model, lane: r.lane, config: r }));
@@ -132,4 +137,11 @@ function serve(contents: CatalogContents): Served {
     if (serving.length) policies.set(policy.name, { name: policy.name, models: serving });
   }
   return { models, policies, contents };
+}
+
+/** A model as served while decisions are off: without its `decisions` endpoint, or gone when that was all it served. */
+function withoutDecisions(model: ModelConfig): ModelConfig | undefined {
+  if (!model.endpoint_types.includes('decisions')) return model;
+  const endpointTypes = model.endpoint_types.filter((t) => t !== 'decisions');
+  return endpointTypes.length ? { ...model, endpoint_types: endpointTypes } : undefined;
 }

@@ -1,6 +1,7 @@
 import type { ChatRequest } from '../providers/chat-request';
 import type { ProviderUsage } from '../providers/usage';
-import { clientUsageFromMeasured, estimateLocally, toClientUsage, withLocalOutput, withReasoningEstimate } from './chat-usage';
+import { estimateLocally } from '../billing/local-usage-estimate';
+import { clientUsageFromMeasured, toClientUsage, withLocalOutput, withReasoningEstimate } from './chat-usage';
 
 /** o200k token counts of the texts below: "Hello world" 2, "user" 1, "assistant" 1, THINKING 7, ANSWER 6, the tools JSON 14, "get_time" 2, "{}" 1. */
 const THINKING = 'Let me think about this carefully.';

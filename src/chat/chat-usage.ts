@@ -1,9 +1,8 @@
-import { countPromptTokens, countTextTokens } from '../billing/local-token-count';
+import { countTextTokens } from '../billing/local-token-count';
 import { measuredFromProvider } from '../billing/measured-usage';
 import type { MeasuredUsage } from '../billing/usage-record';
 import type { ChatUsage } from '../providers/chat-types';
 import { totalCacheWrites, type ProviderUsage } from '../providers/usage';
-import type { ChatRequest } from '../providers/chat-request';
 
 /**
  * Some upstreams (Anthropic's Messages API) bill thinking inside
@@ -14,24 +13,6 @@ import type { ChatRequest } from '../providers/chat-request';
 export function withReasoningEstimate(usage: ProviderUsage, reasoningText: string): { usage: ProviderUsage; estimated: boolean } {
   if (usage.reasoningTokens > 0 || !reasoningText) return { usage, estimated: false };
   return { usage: { ...usage, reasoningTokens: Math.min(usage.outputTokens, countTextTokens(reasoningText)) }, estimated: true };
-}
-
-/**
- * Usage counted by the gateway itself, for an answer whose upstream never
- * reported usage (a stream cut off or abandoned before its usage chunk).
- */
-export function estimateLocally(req: ChatRequest, outputText: string, family: string): MeasuredUsage {
-  const estimate: ProviderUsage = {
-    inputTokens: countPromptTokens(req.messages, req.tools),
-    outputTokens: countTextTokens(outputText),
-    reasoningTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: { ttl5m: 0, ttl1h: 0 },
-    reportsCache: false,
-    family,
-    raw: {},
-  };
-  return { ...measuredFromProvider(estimate), measurement: { input: 'local_estimate', output: 'local_estimate' } };
 }
 
 /**

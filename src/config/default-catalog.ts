@@ -238,6 +238,21 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     pricing: { video_seconds_720p: { usd: '0.30', per: 1 }, video_seconds_1080p: { usd: '0.50', per: 1 } },
     routes: route('openai', 'sora-2-pro'),
   },
+  // Decision models (served only while the operator has decisions on): structured output with token log-probabilities.
+  {
+    id: 'decision-gpt-4.1-mini', owned_by: 'openai', family: 'openai', endpoint_types: ['decisions'],
+    context_window: 1_047_576, max_input_tokens: 1_000_000, max_output_tokens: 32_768,
+    modalities: { input: ['text', 'image'], output: ['text'] }, capabilities: { ...fullChat, tools: false, tool_choice: false, streaming: false },
+    decision: { inputs: ['text', 'json', 'image'], max_images: 4, max_state_bytes: 2000, logprobs: true },
+    pricing: { input: '0.40', cache_read: '0.10', output: '1.60' }, routes: route('openai', 'gpt-4.1-mini'),
+  },
+  {
+    id: 'decision-gpt-4.1-nano', owned_by: 'openai', family: 'openai', endpoint_types: ['decisions'],
+    context_window: 1_047_576, max_input_tokens: 1_000_000, max_output_tokens: 32_768,
+    modalities: { input: ['text'], output: ['text'] }, capabilities: { ...fullChat, tools: false, tool_choice: false, vision: false, streaming: false },
+    decision: { inputs: ['text', 'json'], max_images: 0, logprobs: true },
+    pricing: { input: '0.10', cache_read: '0.025', output: '0.40' }, routes: route('openai', 'gpt-4.1-nano'),
+  },
 ];
 
 export const DEFAULT_ROUTES: GatewayConfigInput['routes'] = [

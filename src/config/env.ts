@@ -67,6 +67,11 @@ const envSchema = z.object({
   GATEWAY_RATE_LIMIT_REDIS_DOWN: z.enum(['open', 'closed']).default('open'),
   /** Prefix of the rate-limit counters in Redis, so several gateways (or tests) can share one Redis. */
   GATEWAY_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('gateway:ratelimit'),
+  /** The decisions endpoint and its question generation (both off by default; they win over the config file's `decisions`). */
+  GATEWAY_DECISIONS_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional(),
+  GATEWAY_DECISIONS_QUESTION_GENERATION: z.enum(['true', 'false', '1', '0', '']).optional(),
+  /** The platform's default generator model for decision questions. */
+  GATEWAY_DECISIONS_GENERATOR_MODEL: z.string().optional(),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

@@ -128,6 +128,8 @@ export const decisionCapabilitiesSchema = z.strictObject({
   max_images: z.number().int().nonnegative().default(4),
   /** UTF-8 bytes of state an image-capable model takes beside its images. */
   max_state_bytes: z.number().int().positive().optional(),
+  /** The upstream returns token log-probabilities (OpenAI's `logprobs`): the answers' probabilities are read from them. */
+  logprobs: z.boolean().default(false),
 });
 
 export const endpointModeSchema = z.enum(['native', 'stateless_bridge']);
@@ -218,6 +220,18 @@ export const searchConfigSchema = z.strictObject({
   backends: z.array(searchBackendSchema).default([]),
 });
 
+/**
+ * The decisions endpoint and its automatic question generation, both off
+ * unless the operator turns them on (here or with GATEWAY_DECISIONS_ENABLED
+ * and GATEWAY_DECISIONS_QUESTION_GENERATION, which win over the file).
+ */
+export const decisionsConfigSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  question_generation: z.boolean().default(false),
+  /** The platform's generator model, when neither the request nor the key names one. */
+  generator_model: z.string().min(1).optional(),
+});
+
 export const routePolicySchema = z.strictObject({
   name: z.string().min(1),
   /** Models tried in this order: the first is preferred, the rest are fallbacks. */
@@ -230,6 +244,7 @@ export const gatewayConfigSchema = z
     models: z.array(modelSchema).min(1),
     routes: z.array(routePolicySchema).default([]),
     search: searchConfigSchema.default({ backends: [] }),
+    decisions: decisionsConfigSchema.default({ enabled: false, question_generation: false }),
   })
   .superRefine((config, ctx) => {
     const modelIds = new Set<string>();
@@ -282,3 +297,4 @@ export type EndpointType = z.infer<typeof endpointTypeSchema>;
 export type EndpointMode = z.infer<typeof endpointModeSchema>;
 export type ProviderType = z.infer<typeof providerTypeSchema>;
 export type SearchBackendConfig = z.infer<typeof searchBackendSchema>;
+export type DecisionsConfig = z.infer<typeof decisionsConfigSchema>;

@@ -75,7 +75,7 @@ function defaultConfigDocument(env: NodeJS.ProcessEnv): GatewayConfigInput {
       simulator: !env[provider.api_key_env],
     };
   }
-  return { providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES, search: { backends: defaultSearchBackends(env) } };
+  return { providers, models: DEFAULT_MODELS, routes: DEFAULT_ROUTES, search: { backends: defaultSearchBackends(env) }, decisions: { enabled: false, question_generation: false, generator_model: 'gpt-4.1-mini' } };
 }
 
 /**

@@ -20,7 +20,7 @@ export interface ModelCallDeps {
 }
 
 /** What each direct model-call path counts against the token limits (see limits/token-estimate.ts). */
-const LIMITED_ENDPOINTS: Record<string, LimitedEndpoint> = { '/v1/chat/completions': 'chat', '/v1/responses': 'responses', '/v1/embeddings': 'embeddings', '/v1/search': 'search' };
+const LIMITED_ENDPOINTS: Record<string, LimitedEndpoint> = { '/v1/chat/completions': 'chat', '/v1/responses': 'responses', '/v1/embeddings': 'embeddings', '/v1/search': 'search', '/v1/decisions': 'decisions' };
 
 /** A model-call endpoint (POST with a JSON body, one usage record, Idempotency-Key honoured), served as a direct route. */
 export function modelCallRoute(path: string, deps: ModelCallDeps, handle: Middleware): DirectRoute {

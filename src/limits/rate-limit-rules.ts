@@ -1,7 +1,8 @@
 import type { Principal } from '../keys/principal';
 
 export type RateLimitScope = 'key' | 'account' | 'model';
-export type RateLimitUnit = 'requests' | 'tokens';
+/** `question_generations`: decision question generations (a limit of their own, not set by the environment). */
+export type RateLimitUnit = 'requests' | 'tokens' | 'question_generations';
 
 /** One limit that applies to one request: so many requests (or tokens) per minute for one key, account or model. */
 export interface RateLimitRule {
@@ -50,5 +51,5 @@ export function applicableRules(defaults: RateLimitDefaults, principal: Principa
 /** How a refusal names the limit: "requests per minute of this API key". */
 export function describeRule(rule: RateLimitRule): string {
   const whose = rule.scope === 'key' ? 'this API key' : rule.scope === 'account' ? "this key's account" : `model "${rule.subject}"`;
-  return `${rule.unit} per minute of ${whose} (limit ${rule.perMinute})`;
+  return `${rule.unit.replace('_', ' ')} per minute of ${whose} (limit ${rule.perMinute})`;
 }

@@ -73,8 +73,26 @@ export class RateLimits {
     const rules = applicableRules(this.opts.defaults, req.principal, model, req.endpoint !== 'videos');
     if (!rules.length) return undefined;
     const estimate = rules.some((r) => r.unit === 'tokens') ? estimateTokens(req.endpoint, req.body) : 0;
+    return this.admitRules(rules, estimate);
+  }
+
+  /**
+   * Decision question generation: at most `perMinute` generations per key
+   * and per account (2 by the spec), counted like every other limit (Redis
+   * across instances when configured). Resolves with the refusal to throw,
+   * or undefined when the generation may run.
+   */
+  async admitQuestionGeneration(principal: Principal, perMinute: number): Promise<GatewayError | undefined> {
+    const admission = await this.admitRules([
+      { scope: 'key', unit: 'question_generations', perMinute, subject: principal.keyId },
+      { scope: 'account', unit: 'question_generations', perMinute, subject: principal.accountId },
+    ], 0);
+    return admission.refusal;
+  }
+
+  private async admitRules(rules: RateLimitRule[], estimate: number): Promise<Admission> {
     // All limits at once: with Redis they leave in one pipelined write (one round trip).
-    const counted = await Promise.all(rules.map((rule) => this.count(rule, rule.unit === 'requests' ? 1 : estimate)));
+    const counted = await Promise.all(rules.map((rule) => this.count(rule, rule.unit === 'tokens' ? estimate : 1)));
     const headers = rateLimitHeaders(counted.filter((c) => c.counted).map((c): LimitState => ({ rule: c.rule, remaining: c.res.remainingPoints, msBeforeReset: c.res.msBeforeNext })));
 
     if (counted.some((c) => c.redisFailed)) this.redisUnavailable();

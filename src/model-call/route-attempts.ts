@@ -59,8 +59,8 @@ export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
   mayFallBack?: (err: unknown) => boolean;
   /** Told of each failure that moves on to the next route (a search's receipt lists it). */
   onFallback?: (err: unknown, attempt: RouteAttempt<C>) => void;
-  /** What the record of a failed call carries beside its status (a search's route receipt). */
-  failedRecord?: (err: unknown, attempt: RouteAttempt<C>) => Pick<Settlement, 'search'>;
+  /** What the record of a failed call carries beside its status (a search's route receipt, a decision's stage). */
+  failedRecord?: (err: unknown, attempt: RouteAttempt<C>) => Pick<Settlement, 'search' | 'decision'>;
   /**
    * The call's worst case, for the hold an account under spend control
    * places before the first route is tried (asked only for such accounts).

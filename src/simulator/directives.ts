@@ -79,11 +79,30 @@ export interface Directives {
    */
   on?: SearchProtocol;
   /**
+   * Chat with structured output: the failure, latency and hang knobs apply
+   * only to requests whose `response_format.json_schema.name` is this one
+   * (`decision_answers` fails a decision's evaluation and not the question
+   * generation before it).
+   */
+  schema?: string;
+  /**
    * Web search: add one result on `offsite.example.invalid`, outside any
    * domain restriction the request made, so that a test can check that the
    * gateway drops results outside a key's allowlist.
    */
   offsite?: boolean;
+  /**
+   * Chat Completions: answer `logprobs: null` even when the request asks for
+   * `logprobs: true`, as an upstream that does not return them does, so that
+   * a client's fallback (to the numbers the model wrote) can be tested.
+   */
+  noLogprobs?: boolean;
+  /**
+   * Structured output named `decision_questions`: write questions a gateway
+   * must turn down (an id with a space, a choice with a single option, a
+   * score with eleven levels under a duplicate id) instead of usable ones.
+   */
+  unusableQuestions?: boolean;
 }
 
 /** The web search protocols the simulator speaks: the values `on=` takes. */
@@ -146,8 +165,17 @@ const SETTERS: { [key: string]: Setter } = {
   stream_args: integerSetter((d, v) => (d.streamArgs = v > 0)),
   bad_chunk: integerSetter((d, v) => (d.badChunk = v > 0)),
   on: searchProtocolSetter((d, v) => (d.on = v)),
+  schema: wordSetter((d, v) => (d.schema = v)),
   offsite: integerSetter((d, v) => (d.offsite = v > 0)),
+  no_logprobs: integerSetter((d, v) => (d.noLogprobs = v > 0)),
+  unusable_questions: integerSetter((d, v) => (d.unusableQuestions = v > 0)),
 };
+
+/** The directives without their failure, latency and hang knobs: for a request they are not aimed at (`on=`, `schema=`). */
+export function withoutFailureKnobs(directives: Directives): Directives {
+  const { status: _status, code: _code, retryAfter: _retryAfter, failTimes: _failTimes, latencyMs: _latencyMs, hang: _hang, ...rest } = directives;
+  return rest;
+}
 
 export function parseDirectives(text: string): DirectiveParseResult {
   const directives: Directives = {};

@@ -5,7 +5,7 @@ import { pickOne, randomInt, seededRandom } from './deterministic-random';
  * deterministic but should still look like text in a demo or a log.
  */
 
-const VOCABULARY = [
+export const VOCABULARY = [
   'the', 'a', 'model', 'gateway', 'request', 'answer', 'token', 'stream', 'route', 'provider',
   'usage', 'price', 'budget', 'latency', 'cache', 'prompt', 'result', 'value', 'system', 'user',
   'simple', 'quick', 'careful', 'clear', 'useful', 'small', 'large', 'steady', 'local', 'remote',

@@ -37,6 +37,47 @@ export function sampleJsonSchema(schema: unknown, random: Random): JsonValue {
   return sampleValue(asSchema(schema), { random, root: asSchema(schema), depth: 0 });
 }
 
+/**
+ * The object the sampler would build for the object schema `schema` (a part
+ * of `root`), but with the values of `given` for the properties it names, so
+ * that a purpose-built answer still has exactly the schema's properties, in
+ * its order. Names in `given` the schema does not require are left out.
+ */
+export function fillObjectSchema(schema: unknown, root: unknown, given: { [name: string]: JsonValue }, random: Random): { [key: string]: JsonValue } {
+  const context = { random, root: asSchema(root), depth: 1 };
+  return sampleObject(concreteSchema(schema, root) ?? {}, context, given);
+}
+
+/**
+ * The schema a value at this place is built from: local `$ref`s followed
+ * and, unless it lists its values, the first `anyOf`/`oneOf` alternative
+ * taken, as the sampler does. Undefined for a reference loop.
+ */
+export function concreteSchema(schema: unknown, root: unknown): JsonSchema | undefined {
+  let current = asSchema(schema);
+  for (let hops = 0; hops <= MAX_DEPTH; hops++) {
+    const inner = innerSchema(current, asSchema(root));
+    if (inner === undefined) return current;
+    current = inner;
+  }
+  return undefined;
+}
+
+/** The schema of property `name` of an object schema. */
+export function propertySchema(schema: JsonSchema, name: string): JsonSchema {
+  return asSchema(asSchema(schema.properties)[name]);
+}
+
+/** The schema of an array schema's items. */
+export function itemsSchema(schema: JsonSchema): JsonSchema {
+  return asSchema(schema.items);
+}
+
+/** The string values of an `enum`, in its order; empty when it lists none. */
+export function stringEnum(schema: JsonSchema): string[] {
+  return Array.isArray(schema.enum) ? schema.enum.filter((value): value is string => typeof value === 'string') : [];
+}
+
 interface SampleContext {
   random: Random;
   root: JsonSchema;
@@ -46,11 +87,10 @@ interface SampleContext {
 function sampleValue(schema: JsonSchema, context: SampleContext): JsonValue {
   if (context.depth > MAX_DEPTH) return null;
   const inner = { ...context, depth: context.depth + 1 };
-  if (typeof schema.$ref === 'string') return sampleValue(resolveLocalRef(schema.$ref, context.root), inner);
+  const referred = innerSchema(schema, context.root);
+  if (referred !== undefined) return sampleValue(referred, inner);
   if ('const' in schema) return schema.const as JsonValue;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return pickOne(context.random, schema.enum) as JsonValue;
-  const alternatives = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(alternatives) && alternatives.length > 0) return sampleValue(asSchema(alternatives[0]), inner);
   switch (declaredType(schema)) {
     case 'object':
       return sampleObject(schema, inner);
@@ -69,6 +109,18 @@ function sampleValue(schema: JsonSchema, context: SampleContext): JsonValue {
   }
 }
 
+/**
+ * One step towards the schema a value is built from: a local `$ref`
+ * followed, or the first `anyOf`/`oneOf` alternative when the schema lists
+ * no values of its own; undefined when the schema is already concrete.
+ */
+function innerSchema(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
+  if (typeof schema.$ref === 'string') return resolveLocalRef(schema.$ref, root);
+  if ('const' in schema || (Array.isArray(schema.enum) && schema.enum.length > 0)) return undefined;
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  return Array.isArray(alternatives) && alternatives.length > 0 ? asSchema(alternatives[0]) : undefined;
+}
+
 /** `type` may be a list (`["string","null"]`); a model answers with the first non-null one. */
 function declaredType(schema: JsonSchema): string | undefined {
   const type = schema.type;
@@ -80,11 +132,11 @@ function declaredType(schema: JsonSchema): string | undefined {
 }
 
 /** Required properties when the schema lists them; every property when it lists none. */
-function sampleObject(schema: JsonSchema, context: SampleContext): JsonValue {
+function sampleObject(schema: JsonSchema, context: SampleContext, given: { [name: string]: JsonValue } = {}): { [key: string]: JsonValue } {
   const properties = asSchema(schema.properties);
   const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : Object.keys(properties);
   const result: { [key: string]: JsonValue } = {};
-  for (const name of required) result[name] = sampleValue(asSchema(properties[name]), context);
+  for (const name of required) result[name] = Object.hasOwn(given, name) ? (given[name] as JsonValue) : sampleValue(asSchema(properties[name]), context);
   return result;
 }
 

@@ -10,7 +10,7 @@ import { ADMIN_TOKEN, startTestGateway, TEST_DATABASES, type TestGateway } from 
  */
 const DOCUMENTED_503 = new Set(['gateway_overloaded', 'gateway_shutting_down', 'upstream_overloaded']);
 
-const MODELS = ['gpt-4.1-mini', 'o3', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'text-embedding-3-small', 'sora-2', 'gen-imagine-video', 'fast', 'nope'];
+const MODELS = ['decision-gpt-4.1-mini', 'decision-gpt-4.1-nano', 'gpt-4.1-mini', 'o3', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'text-embedding-3-small', 'sora-2', 'gen-imagine-video', 'fast', 'nope'];
 
 /** Ids as an attacker writes them: percent-encoded control characters, NUL, very long, dots, unicode. */
 const id = fc.oneof(
@@ -24,6 +24,7 @@ const ROUTES: Array<[string, (id: string) => string]> = [
   ['POST', () => '/v1/chat/completions'],
   ['POST', () => '/v1/embeddings'],
   ['POST', () => '/v1/search'],
+  ['POST', () => '/v1/decisions'],
   ['PATCH', (x) => `/api/admin/keys/${x}`],
   ['POST', () => '/v1/videos'],
   ['POST', () => '/v1/videos/generations'],
@@ -76,6 +77,13 @@ const body = fc.oneof(
       max_results: fc.oneof(fc.integer(), fc.double(), fc.anything()),
       include_domains: fc.oneof(fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }), fc.anything()),
       provider_options: fc.anything(),
+      state: fc.oneof(fc.string({ maxLength: 60 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue(), { maxKeys: 3 }), fc.anything()),
+      questions: fc.oneof(
+        fc.dictionary(fc.string({ maxLength: 10 }), fc.record({ type: fc.oneof(fc.constantFrom('noul', 'choice', 'score'), fc.anything()), instructions: fc.oneof(fc.string({ maxLength: 30 }), fc.anything()), criteria: fc.anything() }, { requiredKeys: [] }), { maxKeys: 4 }),
+        fc.anything(),
+      ),
+      question_generation: fc.oneof(fc.record({ enabled: fc.oneof(fc.boolean(), fc.anything()), model: fc.anything() }, { requiredKeys: [] }), fc.anything()),
+      images: fc.oneof(fc.array(fc.oneof(fc.constantFrom('data:image/png;base64,iVBORw0KGgo=', 'https://example.com/a.png', 'file-abc', 'data:audio/wav;base64,AAAA'), fc.string(), fc.anything()), { maxLength: 6 }), fc.anything()),
       allowed_domains: fc.anything(),
       variables: fc.anything(),
     },
@@ -104,7 +112,7 @@ describe.each(TEST_DATABASES)('fuzzing every route (%s)', (database) => {
   let t: TestGateway;
   let key: string;
   beforeAll(async () => {
-    t = await startTestGateway({ database, env: { GATEWAY_SHUTDOWN_GRACE_MS: '5000' } });
+    t = await startTestGateway({ database, env: { GATEWAY_SHUTDOWN_GRACE_MS: '5000', GATEWAY_DECISIONS_ENABLED: 'true', GATEWAY_DECISIONS_QUESTION_GENERATION: 'true' } });
     key = await t.createKey({ name: 'fuzz' });
   });
   afterAll(async () => {

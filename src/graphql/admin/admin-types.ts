@@ -89,6 +89,7 @@ export class LedgerEntry {
   @Field(() => String, { nullable: true }) projectId!: string | null;
   @Field(() => String, { nullable: true }) memberId!: string | null;
   @Field(() => String, { nullable: true }) note!: string | null;
+  @Field(() => String, { nullable: true, description: 'For a refund the gateway made itself: the request it was made for (a decision whose generated questions were unusable).' }) relatedRequestId!: string | null;
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
 }
 

@@ -113,6 +113,6 @@ function wallet(w: WalletState): Wallet {
 function ledgerEntry(e: LedgerEntryView): LedgerEntry {
   return {
     id: e.id, kind: e.kind, amountMicrousd: e.amount_microusd, chargedMicrousd: e.charged_microusd, holdId: e.hold_id, requestId: e.request_id,
-    keyId: e.key_id, parentKeyId: e.parent_key_id, projectId: e.project_id, memberId: e.member_id, note: e.note, createdAt: new Date(e.created_at),
+    keyId: e.key_id, parentKeyId: e.parent_key_id, projectId: e.project_id, memberId: e.member_id, note: e.note, relatedRequestId: e.related_request_id, createdAt: new Date(e.created_at),
   };
 }

@@ -174,6 +174,21 @@ export class SearchUsage {
   route_receipt!: SearchRouteReceipt;
 }
 
+@ObjectType({ description: "A decision request's stage: question generation or evaluation, each with its own record." })
+export class DecisionStage {
+  @Field({ description: '`question_generation` or `evaluation`.' })
+  stage!: string;
+
+  @Field({ name: 'promptVersion' })
+  prompt_version!: string;
+
+  @Field(() => String, { name: 'linkedRequestId', nullable: true, description: "The other stage's record." })
+  linked_request_id!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'For an evaluation: `explicit` or `generated` questions.' })
+  questions?: string | null;
+}
+
 @ObjectType({ description: 'The usage and billing record of one request, readable only by the key that made it.' })
 export class UsageRecord {
   @Field(() => ID, { description: 'The request id (the X-Svc-Request-Id header).' })
@@ -205,4 +220,7 @@ export class UsageRecord {
 
   @Field(() => SearchUsage, { nullable: true, description: 'Set on web search requests.' })
   search?: SearchUsage | null;
+
+  @Field(() => DecisionStage, { nullable: true, description: 'Set on decision requests.' })
+  decision?: DecisionStage | null;
 }

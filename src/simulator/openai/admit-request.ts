@@ -1,5 +1,5 @@
 import type { SimulatorContext } from '../context';
-import { type Directives, parseDirectives } from '../directives';
+import { type Directives, parseDirectives, withoutFailureKnobs } from '../directives';
 import type { Exchange } from '../routing';
 import { passOpenAIDirectiveGate } from './directive-gate';
 import { type OpenAIError, badDirective, sendOpenAIError } from './errors';
@@ -34,6 +34,14 @@ export async function admitOpenAIRequest<R extends { model: string }>(
   if (!parsed.ok) return void sendOpenAIError(res, badDirective(parsed.message));
   const refusal = rules.refusal(request);
   if (refusal) return void sendOpenAIError(res, refusal);
-  if (!(await passOpenAIDirectiveGate(context, exchange, parsed.directives, directiveText, request.model))) return undefined;
-  return { request, directives: parsed.directives };
+  const directives = aimedAt(parsed.directives, request);
+  if (!(await passOpenAIDirectiveGate(context, exchange, directives, directiveText, request.model))) return undefined;
+  return { request, directives };
+}
+
+/** `schema=` aims the failure knobs at requests with that structured-output schema; others pass. */
+function aimedAt(directives: Directives, request: object): Directives {
+  if (directives.schema === undefined) return directives;
+  const name = (request as { response_format?: { json_schema?: { name?: unknown } } }).response_format?.json_schema?.name;
+  return name === directives.schema ? directives : withoutFailureKnobs(directives);
 }

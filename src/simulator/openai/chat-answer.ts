@@ -1,7 +1,8 @@
-import { hashString, seededRandom } from '../deterministic-random';
+import { hashString } from '../deterministic-random';
 import { type Directives, stripDirectives } from '../directives';
 import { generateWords } from '../generated-text';
-import { sampleJsonSchema } from '../json-schema-sample';
+import { type EnumChoice, structuredOutput } from '../structured-output';
+import { enumToken } from '../structured-text';
 import { countTextTokens, truncateToTokens } from '../token-count';
 import { type ChatRequest, lastMessage, messageText } from './chat-request';
 import { type GeneratedToolCall, generateToolCall, toolsToCall } from './chat-tools';
@@ -16,6 +17,8 @@ export type ChatAnswer = TextAnswer | ToolCallAnswer;
 export interface TextAnswer {
   kind: 'text';
   content: string;
+  /** Where a structured answer chose among enum values, for its log-probabilities; empty for prose. */
+  enumChoices: EnumChoice[];
   finishReason: 'stop' | 'length';
   reasoningTokens: number;
 }
@@ -33,7 +36,8 @@ const TOOL_OUTPUT_EXCERPT_CHARACTERS = 200;
 
 export function buildChatAnswer(request: ChatRequest, directives: Directives): ChatAnswer {
   const last = lastMessage(request);
-  const seed = hashString(stripDirectives(messageText(last)));
+  const prompt = stripDirectives(messageText(last));
+  const seed = hashString(prompt);
   const plannedReasoning = reasoningTokensFor(request);
   const tools = last.role === 'user' && request.tool_choice !== 'none' ? toolsToCall(request, messageText(last), directives.toolCalls ?? 1) : [];
   if (tools.length > 0) {
@@ -43,15 +47,31 @@ export function buildChatAnswer(request: ChatRequest, directives: Directives): C
   const wordCount = directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD);
   const words = generateWords(seed, wordCount);
   const prose = last.role === 'tool' ? mentionToolOutput(messageText(last), words) : words;
-  return fitToTokenLimit(formatContent(request, prose, seed), plannedReasoning, completionTokenLimit(request));
+  return fitToTokenLimit(formatContent(request, directives, prose, prompt, seed), plannedReasoning, completionTokenLimit(request));
 }
 
-/** The answer's text in the shape `response_format` asks for; a schema is filled in, not just any JSON. */
-function formatContent(request: ChatRequest, prose: string, seed: number): string {
+interface FormattedContent {
+  content: string;
+  enumChoices: EnumChoice[];
+}
+
+/**
+ * The answer's text in the shape `response_format` asks for; a schema is
+ * filled in, not just any JSON, and the decision formats get answers that
+ * make sense (see structured-output.ts).
+ */
+function formatContent(request: ChatRequest, directives: Directives, prose: string, prompt: string, seed: number): FormattedContent {
   const format = request.response_format;
-  if (format?.type === 'json_object') return JSON.stringify({ answer: prose });
-  if (format?.type === 'json_schema') return JSON.stringify(sampleJsonSchema(format.json_schema?.schema ?? { type: 'object' }, seededRandom(seed)));
-  return prose;
+  if (format?.type === 'json_object') return { content: JSON.stringify({ answer: prose }), enumChoices: [] };
+  if (format?.type !== 'json_schema') return { content: prose, enumChoices: [] };
+  const { text, choices } = structuredOutput({
+    name: format.json_schema?.name,
+    schema: format.json_schema?.schema ?? { type: 'object' },
+    seed,
+    promptText: prompt,
+    unusableQuestions: directives.unusableQuestions === true,
+  });
+  return { content: text, enumChoices: choices };
 }
 
 function mentionToolOutput(output: string, prose: string): string {
@@ -64,11 +84,16 @@ function completionTokenLimit(request: ChatRequest): number | undefined {
   return request.max_completion_tokens ?? request.max_tokens ?? undefined;
 }
 
-/** Reasoning spends the budget first; what is left caps the visible text, cut mid-word as a real model is. */
-function fitToTokenLimit(content: string, plannedReasoning: number, limit: number | undefined): TextAnswer {
-  if (limit === undefined) return { kind: 'text', content, finishReason: 'stop', reasoningTokens: plannedReasoning };
+/**
+ * Reasoning spends the budget first; what is left caps the visible text, cut
+ * mid-word as a real model is, keeping only the enum choices written in full.
+ */
+function fitToTokenLimit({ content, enumChoices }: FormattedContent, plannedReasoning: number, limit: number | undefined): TextAnswer {
+  if (limit === undefined) return { kind: 'text', content, enumChoices, finishReason: 'stop', reasoningTokens: plannedReasoning };
   const reasoningTokens = Math.min(plannedReasoning, limit);
   const visibleBudget = limit - reasoningTokens;
-  if (countTextTokens(content) <= visibleBudget) return { kind: 'text', content, finishReason: 'stop', reasoningTokens };
-  return { kind: 'text', content: truncateToTokens(content, visibleBudget), finishReason: 'length', reasoningTokens };
+  if (countTextTokens(content) <= visibleBudget) return { kind: 'text', content, enumChoices, finishReason: 'stop', reasoningTokens };
+  const cut = truncateToTokens(content, visibleBudget);
+  const kept = enumChoices.filter((choice) => choice.offset + enumToken(choice.odds[0]?.value ?? '').length <= cut.length);
+  return { kind: 'text', content: cut, enumChoices: kept, finishReason: 'length', reasoningTokens };
 }

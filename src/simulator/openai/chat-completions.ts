@@ -3,6 +3,7 @@ import type { Directives } from '../directives';
 import { type StreamInterruptions, type StreamScript, planStream, writeEventStream } from '../event-stream';
 import type { Exchange } from '../routing';
 import { buildChatAnswer } from './chat-answer';
+import { answerLogprobs, logprobsParameterError } from './chat-logprobs';
 import { recordedBody, recordedStreamScript, recordingNotFound, recordingToReplay } from './chat-replay';
 import { type ChatRequest, lastUserText, validateChatRequest } from './chat-request';
 import { chatCompletionBody, completionIdentity } from './chat-response';
@@ -32,8 +33,10 @@ export async function handleChatCompletions(context: SimulatorContext, exchange:
   const answer = buildChatAnswer(request, directives);
   const identity = completionIdentity(request);
   const usage = chatUsage(request, answer, directives);
-  if (request.stream !== true) return sendOpenAIJson(res, 200, chatCompletionBody(identity, answer, usage));
+  const logprobs = answerLogprobs(request, answer, directives);
+  if (request.stream !== true) return sendOpenAIJson(res, 200, chatCompletionBody(identity, answer, usage, logprobs));
   const script = chatStreamScript(identity, answer, usage, {
+    logprobs,
     includeUsage: request.stream_options?.include_usage === true,
     includeObfuscation: request.stream_options?.include_obfuscation !== false,
     chunkSize: directives.chunkSize ?? context.options.chunkSize,
@@ -65,10 +68,10 @@ function writeChatStream(context: SimulatorContext, exchange: Exchange, script: 
   });
 }
 
-/** Requests the real API turns down whatever the directives say: a missing model, an o-series misuse, a stray tool name. */
+/** Requests the real API turns down whatever the directives say: a missing model, an o-series misuse, a stray tool name, a misused `top_logprobs`. */
 function refusalFor(request: ChatRequest): OpenAIError | undefined {
   if (isUnknownModel(request.model)) return modelNotFound(request.model);
-  return reasoningParameterError(request) ?? toolChoiceError(request);
+  return reasoningParameterError(request) ?? toolChoiceError(request) ?? logprobsParameterError(request);
 }
 
 /** `stream_error` sends the in-stream error OpenAI sends when a server fails mid-answer. */

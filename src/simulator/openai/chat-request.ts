@@ -20,6 +20,8 @@ export interface ChatRequest {
   parallel_tool_calls?: boolean;
   response_format?: ResponseFormat;
   service_tier?: string | null;
+  logprobs?: boolean | null;
+  top_logprobs?: number | null;
 }
 
 export interface ChatMessage {

@@ -1,6 +1,7 @@
 import { hashString } from '../deterministic-random';
 import { randomAlphanumericId } from '../ids';
 import type { ChatAnswer } from './chat-answer';
+import type { ChatLogprobs } from './chat-logprobs';
 import type { ChatRequest } from './chat-request';
 import type { ChatUsage } from './chat-usage';
 
@@ -38,14 +39,14 @@ export function servedServiceTier(requested: string | null | undefined): string 
   return requested && ECHOED_SERVICE_TIERS.has(requested) ? requested : 'default';
 }
 
-export function chatCompletionBody(identity: CompletionIdentity, answer: ChatAnswer, usage: ChatUsage): object {
+export function chatCompletionBody(identity: CompletionIdentity, answer: ChatAnswer, usage: ChatUsage, logprobs: ChatLogprobs | null = null): object {
   const { id, created, model, service_tier, system_fingerprint } = identity;
   return {
     id,
     object: 'chat.completion',
     created,
     model,
-    choices: [{ index: 0, message: assistantMessage(answer), logprobs: null, finish_reason: answer.finishReason }],
+    choices: [{ index: 0, message: assistantMessage(answer), logprobs, finish_reason: answer.finishReason }],
     usage,
     service_tier,
     system_fingerprint,

@@ -1,6 +1,7 @@
 import type { StreamScript } from '../event-stream';
 import { splitIntoPieces } from '../text-pieces';
 import type { ChatAnswer, ToolCallAnswer } from './chat-answer';
+import type { ChatLogprobs, TokenLogprob } from './chat-logprobs';
 import type { GeneratedToolCall } from './chat-tools';
 import type { CompletionIdentity } from './chat-response';
 import type { ChatUsage } from './chat-usage';
@@ -12,11 +13,14 @@ import type { ChatUsage } from './chat-usage';
  * delta, then (with `include_usage`) a usage chunk with no choices, then
  * `[DONE]`. Tool calls: the first fragment of each call carries its id, type,
  * name and empty arguments (the first one inside the role chunk), later
- * fragments only `{index, function:{arguments}}`.
+ * fragments only `{index, function:{arguments}}`. With logprobs, each
+ * content chunk is whole tokens and carries theirs in its `logprobs`.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
 
 export interface ChatStreamOptions {
+  /** The answer's logprobs, when the client asked for them and gets them. */
+  logprobs?: ChatLogprobs | null;
   /** Every chunk carries `usage` (null but for the usage chunk) only when the client asked for usage. */
   includeUsage: boolean;
   /** OpenAI pads chunks with an `obfuscation` string unless the client turns it off. */
@@ -36,7 +40,7 @@ export function chatStreamScript(identity: CompletionIdentity, answer: ChatAnswe
     answer.kind === 'text'
       ? [
           [frames.delta({ role: 'assistant', content: '', refusal: null })],
-          splitIntoPieces(answer.content, options.chunkSize).map((piece) => frames.delta({ content: piece })),
+          textFrames(answer.content, frames, options),
         ]
       : toolCallFrames(answer, frames, options.chunkSize);
   const tail = [frames.delta({}, answer.finishReason)];
@@ -63,8 +67,8 @@ class ChunkFrames {
     this.options = options;
   }
 
-  delta(delta: object, finishReason: string | null = null): string {
-    return this.frame([{ index: 0, delta, logprobs: null, finish_reason: finishReason }], null);
+  delta(delta: object, finishReason: string | null = null, logprobs: ChatLogprobs | null = null): string {
+    return this.frame([{ index: 0, delta, logprobs, finish_reason: finishReason }], null);
   }
 
   usage(usage: ChatUsage): string {
@@ -78,6 +82,31 @@ class ChunkFrames {
     if (this.options.includeObfuscation) payload.obfuscation = obfuscationPadding(this.sequence++);
     return sseDataFrame(payload);
   }
+}
+
+function textFrames(content: string, frames: ChunkFrames, options: ChatStreamOptions): string[] {
+  if (!options.logprobs) return splitIntoPieces(content, options.chunkSize).map((piece) => frames.delta({ content: piece }));
+  return tokenGroups(options.logprobs.content, options.chunkSize).map((tokens) =>
+    frames.delta({ content: tokens.map((token) => token.token).join('') }, null, { content: tokens, refusal: null }),
+  );
+}
+
+/** Consecutive tokens, each group reaching about `size` characters, so that no token is split between chunks. */
+function tokenGroups(tokens: TokenLogprob[], size: number): TokenLogprob[][] {
+  const groups: TokenLogprob[][] = [];
+  let group: TokenLogprob[] = [];
+  let length = 0;
+  for (const token of tokens) {
+    group.push(token);
+    length += token.token.length;
+    if (length >= size) {
+      groups.push(group);
+      group = [];
+      length = 0;
+    }
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 function toolCallFrames(answer: ToolCallAnswer, frames: ChunkFrames, chunkSize: number): [string[], string[]] {

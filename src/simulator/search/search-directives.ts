@@ -1,6 +1,6 @@
 import type { SimulatorContext } from '../context';
 import type { protocolDirectiveGate } from '../directive-gate';
-import { type Directives, type SearchProtocol, parseDirectives } from '../directives';
+import { type Directives, type SearchProtocol, parseDirectives, withoutFailureKnobs } from '../directives';
 import type { Exchange } from '../routing';
 
 /** A search protocol's directive gate, made with `protocolDirectiveGate` in that protocol's error shape. */
@@ -33,7 +33,5 @@ export async function admitSearch(
 }
 
 function forProtocol(directives: Directives, protocol: SearchProtocol): Directives {
-  if (directives.on === undefined || directives.on === protocol) return directives;
-  const { status: _status, code: _code, retryAfter: _retryAfter, failTimes: _failTimes, latencyMs: _latencyMs, hang: _hang, ...rest } = directives;
-  return rest;
+  return directives.on === undefined || directives.on === protocol ? directives : withoutFailureKnobs(directives);
 }

@@ -1,0 +1,1 @@
+export const DECISIONS_ENDPOINT = '/v1/decisions';

@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # A small production image: build with dev dependencies, ship only the
-# compiled gateway, its production dependencies and the migrations, as a
-# non-root user.
+# compiled gateway, the built web console, its production dependencies and
+# the migrations, as a non-root user.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -12,8 +12,10 @@ COPY prisma.config.ts ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# tsconfig.build.json compiles src/ without its *.test.ts files; the benchmark
-# (bench/) and the recorded test fixtures (test/) are never copied in.
+COPY console ./console
+# tsconfig.build.json compiles src/ without its *.test.ts files, then Vite
+# builds the console into console/dist; the benchmark (bench/) and the
+# recorded test fixtures (test/) are never copied in.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
@@ -24,6 +26,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The console's built page and assets only (served at /console), not its sources.
+COPY --from=build --chown=node:node /app/console/dist ./console/dist
 COPY --from=build --chown=node:node /app/prisma/migrations ./prisma/migrations
 # No test fixtures: the built-in simulator answers with generated text; its
 # recorded-response replay (a test knob) finds no recordings here.

@@ -1,6 +1,7 @@
 import { against, type BenchContext } from './context';
 import { runLoad, type LoadResult, type LoadSpec, type RequestSpec, type Target, type TargetResult } from './load';
 import { CpuMeter, NoiseMeter, pidsNamed, readMemory } from './proc-stats';
+import type { GatewayProcess } from './processes';
 import { round, summarize, type Summary } from './stats';
 import { fmt } from './table';
 
@@ -56,13 +57,18 @@ export interface Measured {
   simulatorCpuMs: number;
 }
 
-/** Warm-up, then the measured window with CPU meters on both processes. */
-export async function measure(ctx: BenchContext, label: string, spec: Omit<LoadSpec, 'durationMs'>): Promise<Measured> {
+/**
+ * Warm-up, then the measured window with CPU meters on the gateway and the
+ * simulator. The gateway metered is `ctx.gateway` unless the phase loads
+ * another instance of its own (`gateway`); both count as under test, not noise.
+ */
+export async function measure(ctx: BenchContext, label: string, spec: Omit<LoadSpec, 'durationMs'>, gateway: GatewayProcess = ctx.gateway): Promise<Measured> {
   const { seconds, warmupSeconds } = ctx.settings;
   if (warmupSeconds > 0) account(ctx, `${label} (warm-up)`, await runLoad({ ...spec, durationMs: warmupSeconds * 1000 }));
-  const gatewayCpu = new CpuMeter(ctx.gateway.handle.pid);
+  const gatewayCpu = new CpuMeter(gateway.handle.pid);
   const simulatorCpu = new CpuMeter(ctx.simulator.handle.pid);
-  const noise = new NoiseMeter(() => [ctx.gateway.handle.pid, ctx.simulator.handle.pid, process.pid, ...pidsNamed('postgres')]);
+  const gatewayPids = [...new Set([ctx.gateway.handle.pid, gateway.handle.pid])];
+  const noise = new NoiseMeter(() => [...gatewayPids, ctx.simulator.handle.pid, process.pid, ...pidsNamed('postgres')]);
   const result = await runLoad({ ...spec, durationMs: seconds * 1000 });
   const measured = { result, gatewayCpuMs: gatewayCpu.elapsedMs(), simulatorCpuMs: simulatorCpu.elapsedMs() };
   ctx.report.addNoise(noise.stop());

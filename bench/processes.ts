@@ -144,8 +144,9 @@ function spawnNode(name: string, nodeArgs: string[], args: string[], env: NodeJS
 export function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (/^(OPENAI|ANTHROPIC|GEMINI|XAI)_(API_KEY|BASE_URL)$/.test(key)) delete env[key];
-    if (/^(SIMULATOR_|GATEWAY_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$|LOG_)/.test(key)) delete env[key];
+    if (/^(OPENAI|ANTHROPIC|GEMINI|XAI|VOYAGE|TAVILY|SERPER|EXA|BRAVE|SEARXNG)_(API_KEY|BASE_URL)$/.test(key)) delete env[key];
+    // OTEL_*: the gateway under test exports no traces unless a phase asks for them (tracing-phase.ts).
+    if (/^(SIMULATOR_|GATEWAY_|OTEL_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$|LOG_)/.test(key)) delete env[key];
   }
   delete env.NODE_OPTIONS;
   return env;

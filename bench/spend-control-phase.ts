@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { against } from './context';
 import { createTarget, type TargetResult } from './load';
 import { chatRequest, errorsCell, errorsCheck, measure, of, perRequest, targetJson, type Phase } from './phases';
-import { round } from './stats';
+import { median, round } from './stats';
 import { fmt } from './table';
 
 const REPETITIONS = 3;
@@ -69,10 +69,4 @@ async function controlledKey(gatewayUrl: string, adminToken: string): Promise<st
   await admin(`/api/admin/accounts/${account}/budgets`, { scope: 'account', period: 'monthly', limit_microusd: 1_000_000_000_000 });
   await admin(`/api/admin/accounts/${account}/budgets`, { scope: 'key', scope_id: made.id, period: 'daily', limit_microusd: 1_000_000_000_000 });
   return String(made.key);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

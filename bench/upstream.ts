@@ -1,4 +1,4 @@
-import { DEFAULT_PROVIDERS } from '../src/config/default-catalog';
+import { DEFAULT_PROVIDERS, DEFAULT_SEARCH_BACKENDS } from '../src/config/default-catalog';
 import { SIMULATOR_BASE_PATH } from '../src/providers/resolved-provider';
 import type { Report } from './context';
 import type { GatewayProcess } from './processes';
@@ -17,8 +17,9 @@ export const SIMULATOR_API_KEY = 'bench';
 
 /**
  * `<PREFIX>_API_KEY` and `<PREFIX>_BASE_URL` for every provider of the default
- * catalog (OPENAI, ANTHROPIC, GEMINI, XAI, VOYAGE): with its key set, a provider is
- * real, and its base URL is the simulator's.
+ * catalog (OPENAI, ANTHROPIC, GEMINI, XAI, VOYAGE) and every hosted search
+ * backend (TAVILY, SERPER, EXA): with its key set, a provider or backend is
+ * real, and its base URL is the simulator's (search under `/<type>`).
  */
 export function simulatorProviderEnv(simulatorUrl: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -26,6 +27,10 @@ export function simulatorProviderEnv(simulatorUrl: string): NodeJS.ProcessEnv {
     const prefix = provider.api_key_env.replace(/_API_KEY$/, '');
     env[provider.api_key_env] = SIMULATOR_API_KEY;
     env[`${prefix}_BASE_URL`] = `${simulatorUrl}${SIMULATOR_PATHS[provider.type]}`;
+  }
+  for (const backend of DEFAULT_SEARCH_BACKENDS) {
+    env[backend.api_key_env] = SIMULATOR_API_KEY;
+    env[`${backend.type.toUpperCase()}_BASE_URL`] = `${simulatorUrl}/${backend.type}`;
   }
   return env;
 }

@@ -9,7 +9,7 @@ import { checkNoBuiltInSimulator, SIMULATOR_PATHS } from './upstream';
 
 /**
  * The gateway instances of the video phase: a config file (the default
- * catalog, every provider a real one at the simulator's address, the video
+ * catalog, every provider and search backend a real one at the simulator's address, the video
  * models polled on the bench's schedule), instances started on it, and their
  * poll counters read from `/metrics`.
  */
@@ -23,8 +23,10 @@ export function writeVideoBenchConfig(dir: string, simulatorUrl: string, polling
     Object.entries(config.providers).map(([name, p]) => [name, { type: p.type, base_url: `${simulatorUrl}${SIMULATOR_PATHS[p.type]}`, api_key_env: p.api_key_env }]),
   );
   const models = config.models.map((m) => (m.video ? { ...m, video: { ...m.video, polling } } : m));
+  // The search backends too, or the instances would start a built-in simulator for them.
+  const search = { ...config.search, backends: config.search.backends.map((b) => ({ ...b, simulator: false, base_url: `${simulatorUrl}/${b.type}` })) };
   const file = path.join(dir, 'gateway.json');
-  writeFileSync(file, JSON.stringify({ ...config, providers, models }, null, 2));
+  writeFileSync(file, JSON.stringify({ ...config, providers, models, search }, null, 2));
   parseConfigFile(file);
   return file;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Fails when a committed schema file (schema.graphql, admin-schema.graphql) is
- * not the schema the code builds.
+ * Fails when a committed schema file (schema.graphql, admin-schema.graphql,
+ * subgraph.graphql) is not the schema the code builds.
  * Reads the compiled code: run `npm run build` first.
  */
 const { existsSync, readFileSync } = require('node:fs');
@@ -13,14 +13,14 @@ if (!existsSync(compiled)) {
   console.error(`${path.relative(process.cwd(), compiled)} is missing: run npm run build first`);
   process.exit(1);
 }
-const { SCHEMAS, printSorted } = require(compiled);
+const { SCHEMAS } = require(compiled);
 
 (async () => {
-  for (const { file, build } of SCHEMAS) {
+  for (const { file, print } of SCHEMAS) {
     const name = path.basename(file);
     let expected;
     try {
-      expected = await printSorted(build);
+      expected = await print();
     } catch (err) {
       console.error(`could not build the GraphQL schema of ${name}:`, err);
       process.exitCode = 1;

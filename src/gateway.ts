@@ -1,3 +1,5 @@
+import { flushTraces, startTracing, tracingSettings } from './observability/tracing';
+import { packageVersion } from './config/package-root';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +15,7 @@ import { adminAccountsRouter } from './admin/admin-accounts-router';
 import { AccountStore } from './keys/account-store';
 import { needsSimulator } from './providers/resolved-provider';
 import { chatRoute } from './chat/chat-router';
+import { consoleRouter } from './console/console-router';
 import { ChatService } from './chat/chat-service';
 import type { GatewayEnv } from './config/env';
 import type { LoadedConfig } from './config/load-config';
@@ -106,6 +109,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const { env, logger } = opts;
   const { config } = opts.loaded;
   const startedAt = performance.now();
+  startTracing(tracingSettings(opts.rawEnv), packageVersion());
 
   const db = await openDatabase({
     databaseUrl: env.DATABASE_URL,
@@ -133,7 +137,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   }
 
   const metrics = new GatewayMetrics();
-  const writer = new UsageWriter(db, new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl')), logger, metrics);
+  const spool = new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl'));
+  metrics.readSpoolDepthFrom(spool);
+  const writer = new UsageWriter(db, spool, logger, metrics);
   await writer.replaySpool();
   const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger);
   const recorder = new UsageRecorder(catalog, writer, metrics, spendGuard);
@@ -143,6 +149,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   keyChanges?.onKeyChanged((change) => keys.forget(change.key_id));
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
+  metrics.countVideoTasksWith(() => videoTasks.countByState());
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
   const videos = new VideoService({
     catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, usageSpool: writer,
@@ -197,6 +204,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
       adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      // The web console's page and assets; its API calls carry the key pasted into it.
+      consoleRouter(),
     ],
     authenticated: [
       modelsRouter(catalog),
@@ -216,7 +225,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
       taskUpdates, isDraining: () => draining, requireApiKey: apiKey, guard,
-      maxMessageBytes: env.GATEWAY_MAX_BODY_BYTES, maxSubscriptionsPerKey: env.GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY,
+      maxMessageBytes: env.GATEWAY_MAX_BODY_BYTES, maxSubscriptionsPerKey: env.GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY, introspection: env.GATEWAY_GRAPHQL_INTROSPECTION,
     })), (expressApp) => void (adminGraphql = mountAdminGraphql(expressApp, { spend: spendAdmin, accounts, keys }, logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)))],
   });
   await graphql?.start();
@@ -270,6 +279,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       // A database that cannot take them (locked, gone) gets a deadline; what is left goes to the spool.
       const flushed = await writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
       if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
+      await flushTraces().catch((err: unknown) => logger.warn('spans could not be exported at shutdown', { err }));
       await taskUpdates.close();
       if (rateLimitRedis) await closeRateLimitRedis(rateLimitRedis);
       await keyChanges?.close();

@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import type { Principal } from '../keys/principal';
 import { billDimensions } from './line-items';
 import type { PriceTable } from './price-table';
@@ -54,6 +55,8 @@ export interface UsageRecordInput {
   search?: SearchUsage;
   /** A decision request's stage. */
   decision?: DecisionStage;
+  /** The request's trace span (traces on): the record's figures are set on it. */
+  span?: Span;
 }
 
 /** A usage record row as stored (the Prisma create input). */

@@ -1,3 +1,4 @@
+import { tracer, tracingOn } from '../observability/tracing';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { PricingSource } from './pricing';
 import type { SpendGuard } from './spend-guard';
@@ -60,8 +61,25 @@ export class UsageRecorder {
     const { prices, version } = this.pricing.currentPricing();
     const row = buildUsageRecord(input, prices, version);
     if (input.charge) {
-      for (const dim of row.dimensions) if (dim.quantity && dim.unit === 'tokens') this.metrics.tokens.inc({ model: row.model, dimension: dim.name }, dim.quantity);
+      const account = row.accountId;
+      for (const dim of row.dimensions) if (dim.quantity && dim.unit === 'tokens') this.metrics.tokens.inc({ model: row.model, dimension: dim.name, account }, dim.quantity);
+      if (row.amountMicrousd > 0n) this.metrics.spend.inc({ model: row.model, account }, Number(row.amountMicrousd));
     }
-    await this.writer.write(row);
+    input.span?.setAttributes({
+      'gen_ai.usage.input_tokens': row.promptTokens,
+      'gen_ai.usage.output_tokens': row.completionTokens,
+      'gateway.billed_microusd': Number(row.amountMicrousd),
+      'gateway.pricing_version': row.pricingVersion,
+      ...(row.errorCode ? { 'error.type': row.errorCode } : {}),
+    });
+    if (!tracingOn()) return this.writer.write(row);
+    // From the record's hand-over to its commit (group-committed with others, or spooled).
+    await tracer().startActiveSpan('usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } }, async (span) => {
+      try {
+        await this.writer.write(row);
+      } finally {
+        span.end();
+      }
+    });
   }
 }

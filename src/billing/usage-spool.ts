@@ -13,12 +13,22 @@ import type { UsageRecordRow } from './usage-record';
  */
 export class UsageSpool {
   private turn: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
 
   constructor(readonly file: string) {}
 
+  /** Records in the spool as this process last knew it (appended since, or left after the last drain). */
+  get depth(): number {
+    return this.waiting;
+  }
+
   append(rows: UsageRecordRow[], file = this.file): Promise<void> {
     // The rejected file is written from inside a drain: it must not wait for the drain's turn.
-    return file === this.file ? this.inTurn(() => this.appendTo(rows, file)) : this.appendTo(rows, file);
+    if (file !== this.file) return this.appendTo(rows, file);
+    return this.inTurn(async () => {
+      await this.appendTo(rows, file);
+      this.waiting += rows.length;
+    });
   }
 
   private async appendTo(rows: UsageRecordRow[], file: string): Promise<void> {
@@ -56,7 +66,10 @@ export class UsageSpool {
     try {
       text = await fs.readFile(this.file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.waiting = 0;
+        return 0;
+      }
       throw err;
     }
     const rows = text.split('\n').filter((line) => line.trim()).flatMap((line) => {
@@ -66,7 +79,9 @@ export class UsageSpool {
         return []; // a torn last line from a crash mid-append holds no complete record
       }
     });
+    this.waiting = rows.length;
     const kept = rows.length ? ((await commit(rows)) ?? []) : [];
+    this.waiting = kept.length;
     if (kept.length) {
       // Rewritten whole, then renamed over the spool: a crash leaves either file, never half of one.
       const next = `${this.file}.next`;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/database';
 import { silentLogger } from '../observability/logger';
-import { GatewayMetrics } from '../observability/metrics';
+import { GatewayMetrics, valueOf } from '../observability/metrics';
 import { freshPgliteDataDir } from '../../test/support/pglite-template';
 import type { UsageRecordRow } from './usage-record';
 import { UsageSpool } from './usage-spool';
@@ -32,9 +32,9 @@ describe('usage writer', () => {
     const writer = new UsageWriter(db, new UsageSpool(path.join(dir, 'spool.jsonl')), silentLogger, metrics);
     await Promise.all(Array.from({ length: 300 }, (_, i) => writer.write(row(`req_${i}`))));
     expect(await db.prisma.usageRecord.count()).toBe(300);
-    expect(metrics.usageRecordsWritten.get()).toBe(300);
+    expect(await valueOf(metrics.usageRecordsWritten)).toBe(300);
     // Group commit: far fewer flushes than records.
-    expect(metrics.usageFlushDuration.render()).toMatch(/gateway_usage_flush_duration_seconds_count ([1-9]|[1-4]\d)\n/);
+    expect(await metrics.registry.getSingleMetricAsString('gateway_usage_flush_duration_seconds')).toMatch(/gateway_usage_flush_duration_seconds_count ([1-9]|[1-4]\d)$/m);
     const stored = await db.prisma.usageRecord.findUnique({ where: { id: 'req_7' } });
     expect(stored!.amountMicrousd).toBe(12345678901234n);
     await db.close();

@@ -90,6 +90,11 @@ export class Catalog implements PricingSource {
     return this.served.contents.searchBackends;
   }
 
+  /** The route policy of that name, if one of its models is served. */
+  policy(name: string): RoutePolicy | undefined {
+    return this.served.policies.get(name);
+  }
+
   allPolicies(): RoutePolicy[] {
     return [...this.served.policies.values()];
   }

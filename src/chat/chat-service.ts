@@ -1,3 +1,4 @@
+import { activeSpan, tracingRecordsContent } from '../observability/tracing';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { EndpointType } from '../config/gateway-config-schema';
 import { Errors } from '../errors/errors';
@@ -75,6 +76,7 @@ export class ChatService {
       const { candidate } = attempt;
       const result = await adapterFor(candidate).complete(this.call(ctx, candidate));
       const completion = this.present(ctx, req, result.completion);
+      noteOnSpan(req, completion);
       const reasoningText = completion.choices.map((c) => c.message.reasoning_content ?? '').join('');
       const reported = result.usage && withReasoningEstimate(result.usage, reasoningText);
       const usage = reported
@@ -126,6 +128,7 @@ export class ChatService {
         chunk.model = req.model;
         chunk.created = created;
         for (const choice of chunk.choices) {
+          if (choice.finish_reason) activeSpan()?.setAttribute('gen_ai.response.finish_reasons', [choice.finish_reason]);
           const d = choice.delta;
           if (d.content) outputText += d.content;
           if (d.reasoning_content) {
@@ -185,4 +188,19 @@ function answerText(choice: ChatCompletion['choices'][number]): string {
 
 export function completionId(requestId: string): string {
   return `chatcmpl-${requestId.replace(/^req_/, '')}`;
+}
+
+/**
+ * The answer on the attempt's span, while traces are on: its finish
+ * reasons, and the prompt and completion only when the operator opted in
+ * (GATEWAY_TRACE_CONTENT=true).
+ */
+function noteOnSpan(req: ChatRequest, completion: ChatCompletion): void {
+  const span = activeSpan();
+  if (!span) return;
+  span.setAttribute('gen_ai.response.finish_reasons', completion.choices.map((c) => c.finish_reason ?? 'unknown'));
+  if (tracingRecordsContent()) {
+    span.setAttribute('gen_ai.input.messages', JSON.stringify(req.messages));
+    span.setAttribute('gen_ai.output.messages', JSON.stringify(completion.choices.map((c) => c.message)));
+  }
 }

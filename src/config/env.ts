@@ -15,6 +15,8 @@ const envSchema = z.object({
   GATEWAY_MAX_BODY_BYTES: intFromEnv(20 * 1024 * 1024),
   /** Largest GraphQL request body accepted over HTTP, in bytes (after decompression). */
   GATEWAY_GRAPHQL_MAX_BODY_BYTES: intFromEnv(1024 * 1024),
+  /** Whether GraphQL answers introspection (`__schema`, `__type`); every operation needs an API key either way. */
+  GATEWAY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /** GraphQL operations one API key may keep open over graphql-ws (on one instance). */
   GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY: intFromEnv(64),
   /** Requests in flight before new ones get 503 gateway_overloaded. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 let cached: string | undefined;
@@ -14,4 +14,9 @@ export function packageRoot(): string {
   }
   cached = dir;
   return dir;
+}
+
+/** The gateway's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -1,4 +1,5 @@
 import { PrismaClient } from '../generated/prisma/client';
+import type { StatementCount } from './statement-count';
 
 /** The data layer the gateway runs on: one Prisma client plus raw SQL for migrations. */
 export interface Database {
@@ -11,6 +12,8 @@ export interface Database {
    * path where Prisma's per-query compilation costs more than the query.
    */
   query<Row = Record<string, unknown>>(sql: string, params: unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
+  /** SQL statements sent so far, through Prisma and `query` alike (see statement-count.ts). */
+  readonly statements: Pick<StatementCount, 'value'>;
   /** Serialises migrations across processes that share the database. */
   withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

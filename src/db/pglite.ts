@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
 import type { Database } from './database';
+import { StatementCount } from './statement-count';
 
 /**
  * Small buffers: the embedded database serves one gateway process, and its
@@ -15,14 +16,18 @@ export async function openPglite(dataDir: string): Promise<Database> {
   // `startParams` replaces PGlite's defaults rather than extending them.
   const pg = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS] });
   await pg.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pg) });
+  const statements = new StatementCount();
+  const prisma = new PrismaClient({ adapter: statements.adapter(new PrismaPGlite(pg)) });
   return {
     prisma,
     kind: 'pglite',
+    statements,
     async execScript(sql) {
+      statements.add();
       await pg.exec(sql);
     },
     async query<Row>(sql: string, params: unknown[]) {
+      statements.add();
       const result = await pg.query<Row>(sql, params);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },

@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import type { Database, DatabaseTimeouts } from './database';
+import { StatementCount } from './statement-count';
 
 /** An arbitrary but fixed key for pg_advisory_lock, so instances migrate one at a time. */
 const MIGRATION_LOCK_KEY = 7_340_001;
@@ -31,15 +32,19 @@ export async function openPostgres(connectionString: string, poolSize: number, t
   // Fail at start-up with the driver's own message rather than on the first request.
   const probe = await pool.connect();
   probe.release();
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const statements = new StatementCount();
+  const prisma = new PrismaClient({ adapter: statements.adapter(new PrismaPg(pool)) });
   return {
     prisma,
     kind: 'postgres',
+    statements,
     async execScript(sql) {
+      statements.add();
       // Migrations may rewrite a large table or wait for a lock: none of the pool's time-outs apply to them.
       await withUnboundedClient(connectionString, timeouts.connectMs, (client) => client.query(sql));
     },
     async query<Row>(sql: string, params: unknown[]) {
+      statements.add();
       const result = await pool.query(sql, params);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },

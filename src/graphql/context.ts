@@ -11,6 +11,7 @@ import type { SpendTotals } from '../usage/spend-totals';
 import type { UsageQueries } from '../usage/usage-queries';
 import type { VideoService } from '../videos/video-service';
 import type { OpenStreams } from './open-streams';
+import { OperationLoaders } from './operation-loaders';
 import type { TaskUpdateBus } from './task-update-bus';
 
 /** The capability services GraphQL resolves with: the same ones the REST routes call. */
@@ -52,6 +53,8 @@ export interface OperationRequest {
 export interface GraphqlContext extends GraphqlShared, OperationRequest {
   principal: Principal;
   logger: Logger;
+  /** This operation's batch loaders, for the calling key (see operation-loaders.ts). */
+  loaders: OperationLoaders;
 }
 
 export function operationContext(shared: GraphqlShared, principal: Principal, request: OperationRequest): GraphqlContext {
@@ -63,5 +66,6 @@ export function operationContext(shared: GraphqlShared, principal: Principal, re
     startedAt: request.startedAt,
     principal,
     logger: logger.enabled('warn') ? logger.child({ request_id: request.requestId }) : logger,
+    loaders: new OperationLoaders(shared.services, principal),
   };
 }

@@ -1,6 +1,7 @@
+import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { Express, RequestHandler } from 'express';
 import { WebSocketServer } from 'ws';
 import { Errors } from '../errors/errors';
@@ -15,7 +16,7 @@ import { OpenStreams } from './open-streams';
 import { OperationAdmission } from './operation-admission';
 import { QUERY_LIMITS, queryLimitRules, type QueryLimits } from './query-limits';
 import type { TaskUpdateBus } from './task-update-bus';
-import { buildGatewaySchema } from './schema';
+import { buildGatewaySubgraphSchema } from './subgraph-schema';
 import { serveSubscriptions } from './subscription-server';
 import { MAX_PAGE_SIZE } from './types/page-args';
 
@@ -41,6 +42,8 @@ export interface GraphqlOptions {
   maxSubscriptionsPerKey: number;
   /** Depth, alias, token and cost limits, over HTTP and graphql-ws alike. */
   queryLimits?: QueryLimits;
+  /** Whether `__schema`/`__type` queries are answered (GATEWAY_GRAPHQL_INTROSPECTION; on by default: every operation needs a key anyway). */
+  introspection?: boolean;
 }
 
 /**
@@ -89,9 +92,12 @@ interface RunningGraphql {
 }
 
 async function startGraphql(httpServer: Server, shared: GraphqlShared, options: GraphqlOptions): Promise<RunningGraphql> {
-  const schema = await buildGatewaySchema();
+  // A federation subgraph (subgraph-schema.ts): the public schema plus `_service` and `_entities`.
+  const schema = await buildGatewaySubgraphSchema();
   const limits = options.queryLimits ?? QUERY_LIMITS;
-  const validationRules = queryLimitRules(limits, MAX_PAGE_SIZE);
+  const introspection = options.introspection ?? true;
+  // One rule for HTTP and graphql-ws alike: with introspection off, `__schema` and `__type` fail validation on both.
+  const validationRules = [...queryLimitRules(limits, MAX_PAGE_SIZE), ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const subscriptions = serveSubscriptions(
     new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: options.maxMessageBytes }),
     schema,
@@ -103,16 +109,17 @@ async function startGraphql(httpServer: Server, shared: GraphqlShared, options: 
     // Parsed and validated before anything runs; graphql-js's own rules come first.
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules,
-    // Every operation needs an API key, so the schema is no secret from a caller who may run it.
-    introspection: true,
+    // Every operation needs an API key, so the schema is no secret from a caller who may run it; an operator may still turn it off.
+    introspection,
     includeStacktraceInErrorResponses: false,
     // The gateway's own SIGTERM handler drains requests and flushes usage records first; Apollo's would exit mid-way.
     stopOnTerminationSignals: false,
     formatError: formatGraphqlError,
     // CSRF needs credentials a browser attaches by itself (cookies); a bearer key is never one of them.
     csrfPrevention: false,
-    // The landing page loads Apollo's sandbox from a CDN; the gateway's console is the UI.
-    plugins: [errorReportingPlugin(), ApolloServerPluginLandingPageDisabled()],
+    // The landing page loads Apollo's sandbox from a CDN; the gateway's console is the UI. Apollo would add
+    // inline traces (resolver timings) to a subgraph's answers whenever a router asks; the gateway gives none.
+    plugins: [errorReportingPlugin(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
   const handler = apolloHandler(apollo, async (res) => {

@@ -4,7 +4,9 @@ import { QUERY_LIMITS, queryLimitRules, tokenLimitRefusal } from './query-limits
 
 /** A schema with cycles, which the gateway's has none of (yet): only the limits bound these documents. */
 const schema = buildSchema(`
-  type Query { node: Node, nodes(first: Int = 10): NodeConnection!, all: [Node!]! }
+  type Query { node: Node, nodes(first: Int = 10): NodeConnection!, all: [Node!]!, _entities(representations: [_Any!]!): [_Entity]! }
+  scalar _Any
+  union _Entity = Node
   type Subscription { changed: Node! }
   type Node { id: ID!, parent: Node, children(first: Int = 10): NodeConnection!, tags: [Tag!]! }
   type NodeConnection { edges: [Edge!]!, pageInfo: PageInfo! }
@@ -88,6 +90,14 @@ describe('GraphQL query limits', () => {
       expect(refusals('subscription { changed { children(first: 100) { edges { node { children(first: 100) { edges { node { id } } } } } } } }')).toEqual([
         { limit: 'cost', maximum: 5000, actual: 20302 },
       ]);
+    });
+
+    it('multiplies the objects of an _entities call by its references, a page of them when they come in a variable', () => {
+      const selection = '{ ... on Node { children(first: 100) { edges { node { id } } } } }';
+      // 3 × (entity + (1 + 100 × (edge + node)))
+      expect(allErrors(`{ _entities(representations: [{ __typename: "Node", id: "1" }, { __typename: "Node", id: "2" }, { __typename: "Node", id: "3" }]) ${selection} }`)).toEqual([]);
+      expect(refusals(`query ($r: [_Any!]!) { _entities(representations: $r) ${selection} }`)).toEqual([{ limit: 'cost', maximum: 5000, actual: 20200 }]);
+      expect(allErrors('query ($r: [_Any!]!) { _entities(representations: $r) { ... on Node { id tags { name } } } }')).toEqual([]);
     });
 
     it('walks fragments that double at every level in linear time', () => {

@@ -165,8 +165,11 @@ class OperationWalker {
    * is the `first` argument of the field that holds it (a connection's
    * `first` sizes its `edges`): the literal value, at most the largest page
    * the API serves; that largest page when `first` is a variable; the
-   * argument's default when it is left out. A list no `first` sizes (the
-   * model listing, a record's line items) counts as one.
+   * argument's default when it is left out. The federation `_entities`
+   * list is sized by its `representations`: the references written in the
+   * document, or that largest page when they come in a variable (the
+   * resolver refuses more, see subgraph-schema.ts). A list nothing sizes
+   * (the model listing, a record's line items) counts as one.
    */
   cost(selectionSet: SelectionSetNode, parentType: GraphQLCompositeType | undefined, listSize: number | undefined): number {
     let total = 0;
@@ -190,7 +193,7 @@ class OperationWalker {
     if (!field || !node.selectionSet) return 0;
     const named = getNamedType(field.type);
     if (isLeafType(named) || !isCompositeType(named)) return 0;
-    const first = pageSize(field, node, this.maxPageSize);
+    const first = pageSize(field, node, this.maxPageSize) ?? referenceCount(field, node, this.maxPageSize);
     const isList = isListType(getNullableType(field.type));
     const times = isList ? (first ?? listSize ?? 1) : 1;
     return times * (1 + this.cost(node.selectionSet, named, isList ? undefined : first));
@@ -231,4 +234,11 @@ function pageSize(field: GraphQLField<unknown, unknown>, node: FieldNode, maxPag
   // Values out of range are refused by the resolver; a variable may hold anything up to the largest page.
   if (value.kind === Kind.INT) return Math.max(0, Math.min(Number(value.value), maxPageSize));
   return maxPageSize;
+}
+
+/** The references an `_entities` field asks for; undefined for a field without `representations`. */
+function referenceCount(field: GraphQLField<unknown, unknown>, node: FieldNode, maxPageSize: number): number | undefined {
+  if (!field.args.some((a) => a.name === 'representations')) return undefined;
+  const value = node.arguments?.find((a) => a.name.value === 'representations')?.value;
+  return value?.kind === Kind.LIST ? value.values.length : maxPageSize;
 }

@@ -21,6 +21,8 @@ export function accessLog(logger: Logger, metrics: GatewayMetrics, logRequests: 
       const seconds = (performance.now() - l.startedAt) / 1000;
       const status = res.writableFinished ? res.statusCode : 499;
       const route = l.route ?? routeOf(req as HttpRequest & ExpressRouteInfo);
+      // The request span is named by it when it ends.
+      l.route = route;
       metrics.httpRequests.inc({ method: req.method ?? '', route, status: String(status) });
       metrics.httpDuration.observe({ route }, seconds);
       if (logRequests) {

@@ -1,3 +1,4 @@
+import { tracedListener } from './traced-listener';
 import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { Errors } from '../errors/errors';
@@ -47,5 +48,5 @@ export function buildRequestListener(parts: AppParts): RequestListener {
   for (const router of parts.authenticated) app.use(router);
   app.use((req, _res, next) => next(Errors.notFound(req.method, requestPath(req))));
   app.use(onError);
-  return directRoutes(parts.direct, [requestId, log, parts.guard.middleware, parts.requireApiKey], onError, app);
+  return tracedListener(directRoutes(parts.direct, [requestId, log, parts.guard.middleware, parts.requireApiKey], onError, app));
 }

@@ -1,7 +1,7 @@
 import { pgliteDatabase } from '../../test/support/pglite-database';
 import { unhandledRejectionsDuring, unreachableRedis } from '../../test/support/unreachable-redis';
 import { createLogger } from '../observability/logger';
-import { GatewayMetrics } from '../observability/metrics';
+import { GatewayMetrics, valueOf } from '../observability/metrics';
 import type { KeyChange } from './key-change';
 import { KeyChangeBus } from './key-change-bus';
 import { KeyStore } from './key-store';
@@ -79,12 +79,12 @@ describe('the key change bus', () => {
         await bus.keyChanged({ kind: 'key_changed', key_id: 'key_a' });
         await bus.keyChanged({ kind: 'key_changed', key_id: 'key_b' });
         expect(Date.now() - startedAt).toBeLessThan(1_000);
-        expect(metrics.keyChangePublishFailures.get()).toBe(2);
-        expect(metrics.pubsubPublishFailures.get()).toBe(0);
+        expect(await valueOf(metrics.keyChangePublishFailures)).toBe(2);
+        expect(await valueOf(metrics.pubsubPublishFailures)).toBe(0);
         const warnings = lines.filter((l) => l.level === 'warn' && l.msg.startsWith('a key change reached this instance only'));
         expect(warnings.map((w) => w.key_id)).toEqual(['key_a', 'key_b']);
         expect(warnings[0]).toMatchObject({ other_instances_within_ms: 60_000 });
-        expect(metrics.render()).toMatch(/^gateway_key_change_publish_failures_total 2$/m);
+        expect(await metrics.render()).toMatch(/^gateway_key_change_publish_failures_total 2$/m);
       });
       expect(unhandled).toEqual([]);
     });

@@ -33,6 +33,15 @@ export interface ApiKeyView {
   created_at: string;
 }
 
+/** What a listing shows of the key that made a request: never the secret, only its first characters. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  /** The key that minted it, for a temporary credential. */
+  parentKeyId: string | null;
+}
+
 export { DEFAULT_ACCOUNT_ID } from './account-store';
 
 interface KeyRow {
@@ -259,6 +268,14 @@ export class KeyStore {
     this.forget(id);
     await this.changes.keyChanged({ kind: 'key_changed', key_id: id });
     return toView(updated);
+  }
+
+  /** The keys of these ids in the account, in one statement; a key of another account is left out like a missing one. */
+  async summaries(accountId: string, ids: readonly string[]): Promise<KeySummary[]> {
+    return this.prisma.apiKey.findMany({
+      where: { accountId, id: { in: [...new Set(ids)] } },
+      select: { id: true, name: true, keyPrefix: true, parentKeyId: true },
+    });
   }
 
   async list(): Promise<ApiKeyView[]> {

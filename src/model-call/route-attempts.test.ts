@@ -2,7 +2,7 @@ import type { Settlement } from '../billing/usage-ticket';
 import type { Candidate } from '../catalog/catalog';
 import { GatewayError } from '../errors/gateway-error';
 import { silentLogger } from '../observability/logger';
-import { GatewayMetrics } from '../observability/metrics';
+import { GatewayMetrics, valueOf } from '../observability/metrics';
 import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
 import type { RequestContext } from './request-context';
@@ -48,9 +48,9 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
       if (number < 3) throw retryable(529);
       return 'ok';
     });
-    expect(metrics.upstreamErrors.get({ provider: 'a', status: '529' })).toBe(1);
-    expect(metrics.upstreamFallbacks.get({ provider: 'b' })).toBe(1);
-    expect(metrics.upstreamFallbacks.get({ provider: 'c' })).toBe(0);
+    expect(await valueOf(metrics.upstreamErrors, { provider: 'a', status: '529' })).toBe(1);
+    expect(await valueOf(metrics.upstreamFallbacks, { provider: 'b' })).toBe(1);
+    expect(await valueOf(metrics.upstreamFallbacks, { provider: 'c' })).toBe(0);
   });
 
   it('stops at a failure that is not retryable, settles it uncharged naming the route, and throws the gateway error', async () => {

@@ -9,6 +9,9 @@ import { UpstreamError } from '../providers/upstream-error';
 import { pricedRoutes } from './call-spend-estimate';
 import type { RequestContext } from './request-context';
 import { toGatewayError } from './to-gateway-error';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { genAiOperation, genAiProvider } from '../observability/gen-ai-names';
+import { tracer, tracingOn } from '../observability/tracing';
 
 /** Client disconnected before the answer was complete (nginx's convention). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -102,10 +105,15 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
   options: Omit<RouteAttemptOptions<C>, 'spend'> = {},
 ): Promise<T> {
   let earlier: unknown;
+  // Non-streamed calls resolve with the whole answer; streamed ones with their first event.
+  const latency = options.wasStreaming ? metrics.upstreamTimeToFirstToken : metrics.upstreamDuration;
   for (const [i, candidate] of candidates.entries()) {
     const attempt = { candidate, number: i + 1 };
+    const started = performance.now();
     try {
-      return await run(attempt);
+      const answer = tracingOn() ? await inAttemptSpan(ctx, attempt, run) : await run(attempt);
+      latency.observe({ provider: candidate.route.provider.name, model: candidate.model.id }, (performance.now() - started) / 1000);
+      return answer;
     } catch (err) {
       if (!ctx.signal.aborted) countUpstreamError(metrics, candidate, err);
       if (i < candidates.length - 1 && fallsBack(err, ctx) && (options.mayFallBack?.(err) ?? true)) {
@@ -123,6 +131,38 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
     }
   }
   throw new Error('no route to try: the catalog resolves every name to at least one');
+}
+
+/**
+ * One upstream attempt as a child span of the request's (GenAI semantic
+ * conventions: operation, provider, requested and upstream model); a failure
+ * is recorded on it. For a stream it covers the call until the first event.
+ */
+function inAttemptSpan<C extends RouteCandidate, T>(ctx: RequestContext, attempt: RouteAttempt<C>, run: (attempt: RouteAttempt<C>) => Promise<T>): Promise<T> {
+  const { route, model } = attempt.candidate;
+  const operation = genAiOperation(ctx.ticket.endpoint);
+  return tracer().startActiveSpan(`${operation} ${model.id}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'gen_ai.operation.name': operation,
+      'gen_ai.provider.name': genAiProvider((route.provider as { type?: string }).type ?? route.provider.name),
+      'gen_ai.request.model': ctx.ticket.model || model.id,
+      'gen_ai.response.model': route.upstreamModel,
+      'gateway.request_id': ctx.requestId,
+      'gateway.route.provider': route.provider.name,
+      'gateway.attempt': attempt.number,
+    },
+  }, async (span) => {
+    try {
+      return await run(attempt);
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 export function countUpstreamError(metrics: GatewayMetrics, candidate: RouteCandidate, err: unknown): void {

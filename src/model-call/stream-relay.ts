@@ -34,6 +34,7 @@ export async function* relayStream<E, O>(
   let ttftMs: number | null = null;
   let finished = false;
   let failure: unknown;
+  metrics.streamsInFlight.inc();
   try {
     for (let step = first; !step.done; step = await upstream.next()) {
       const out = hooks.forward(step.value);
@@ -44,6 +45,7 @@ export async function* relayStream<E, O>(
   } catch (err) {
     failure = err;
   } finally {
+    metrics.streamsInFlight.dec();
     // Also reached when the writer stops early (client gone): stop the upstream and record what was used.
     if (!finished) await upstream.return(undefined).catch(() => undefined);
     const usage = hooks.usage();

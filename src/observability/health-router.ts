@@ -32,8 +32,8 @@ export function opsRouter(checks: HealthChecks, metrics: GatewayMetrics): Router
     if (!writes.writable) return void res.status(503).json({ status: 'unavailable', database: checks.database, reason: writes.reason });
     res.json({ status: 'ready', database: checks.database });
   });
-  router.get('/metrics', (_req, res) => {
-    res.type('text/plain; version=0.0.4').send(metrics.render());
+  router.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.render());
   });
   return router;
 }

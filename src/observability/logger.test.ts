@@ -15,3 +15,26 @@ describe('structured logger', () => {
     expect(createLogger('silent').enabled('error')).toBe(false);
   });
 });
+
+describe('structured logger redaction', () => {
+  it('redacts keys, upstream keys and Authorization headers by path, wherever they were logged', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', {}, (line) => lines.push(line));
+    logger.info('upstream call', {
+      headers: { authorization: 'Bearer sk-live-123', 'x-api-key': 'tvly-secret', 'content-type': 'application/json' },
+      provider: { name: 'openai', api_key: 'sk-upstream' },
+      key: 'gw-secret-key',
+      key_id: 'key_abc',
+    });
+    logger.child({ authorization: 'Bearer sk-child' }).warn('child');
+    const [first, second] = lines.map((l) => JSON.parse(l));
+    expect(first).toMatchObject({
+      headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', 'content-type': 'application/json' },
+      provider: { name: 'openai', api_key: '[redacted]' },
+      key: '[redacted]',
+      key_id: 'key_abc',
+    });
+    expect(second.authorization).toBe('[redacted]');
+    expect(lines.join('')).not.toMatch(/sk-live|tvly-secret|sk-upstream|gw-secret|sk-child/);
+  });
+});

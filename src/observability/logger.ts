@@ -1,10 +1,15 @@
+import pino, { type Logger as PinoLogger } from 'pino';
+import { traceFields } from './tracing';
+
 /**
- * Structured logs: one JSON object per line on stdout, so that any log
- * shipper can index them without parsing prose.
+ * Structured logs with pino: one JSON object per line (`time` in ISO 8601,
+ * `level` by name, `msg`, and the fields), so that any log shipper indexes
+ * them without parsing prose. Every line of a request carries its
+ * `request_id` (a child logger), and, while traces are exported, the
+ * `trace_id` and `span_id` of the span it was written in. Secrets are
+ * redacted by path, whatever logged them.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -15,56 +20,77 @@ export interface Logger {
   enabled(level: LogLevel): boolean;
 }
 
+/** Where keys, upstream keys and Authorization headers could appear in a logged object. */
+export const REDACTED_PATHS = [
+  'authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'headers["x-api-key"]', '*.headers["x-api-key"]',
+  'headers["x-goog-api-key"]', '*.headers["x-goog-api-key"]', 'headers["x-subscription-token"]', '*.headers["x-subscription-token"]',
+  'api_key', '*.api_key', 'apiKey', '*.apiKey', 'key', '*.key', 'secret', '*.secret', 'token', '*.token', 'admin_token', 'password', '*.password',
+];
+
 export function createLogger(
   level: LogLevel = 'info',
   base: Record<string, unknown> = {},
   write: (line: string) => void = (line) => process.stdout.write(line),
 ): Logger {
-  return new JsonLogger(RANK[level], base, write);
+  const destination = { write };
+  return new StructuredLogger(
+    pino(
+      {
+        level,
+        base,
+        messageKey: 'msg',
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }), log: readableValues },
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+        mixin: traceFields,
+      },
+      destination,
+    ),
+  );
 }
 
-/** Methods on the prototype: a child logger per request costs one small object, not a set of closures. */
-class JsonLogger implements Logger {
-  constructor(
-    private readonly threshold: number,
-    private readonly base: Record<string, unknown>,
-    private readonly write: (line: string) => void,
-  ) {}
+/** The gateway's logging calls (message first) on a pino logger (fields first). */
+class StructuredLogger implements Logger {
+  constructor(private readonly pino: PinoLogger) {}
 
   debug(msg: string, fields?: Record<string, unknown>): void {
-    this.emit('debug', msg, fields);
+    if (fields) this.pino.debug(fields, msg);
+    else this.pino.debug(msg);
   }
 
   info(msg: string, fields?: Record<string, unknown>): void {
-    this.emit('info', msg, fields);
+    if (fields) this.pino.info(fields, msg);
+    else this.pino.info(msg);
   }
 
   warn(msg: string, fields?: Record<string, unknown>): void {
-    this.emit('warn', msg, fields);
+    if (fields) this.pino.warn(fields, msg);
+    else this.pino.warn(msg);
   }
 
   error(msg: string, fields?: Record<string, unknown>): void {
-    this.emit('error', msg, fields);
+    if (fields) this.pino.error(fields, msg);
+    else this.pino.error(msg);
   }
 
   child(fields: Record<string, unknown>): Logger {
-    return new JsonLogger(this.threshold, { ...this.base, ...fields }, this.write);
+    return new StructuredLogger(this.pino.child(readableValues(fields)));
   }
 
   enabled(level: LogLevel): boolean {
-    return RANK[level] >= this.threshold;
-  }
-
-  private emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
-    if (RANK[level] < this.threshold) return;
-    this.write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...this.base, ...fields }, errorReplacer) + '\n');
+    return level !== 'silent' && this.pino.isLevelEnabled(level);
   }
 }
 
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  if (typeof value === 'bigint') return value.toString();
-  return value;
+/** Errors as `{name, message, stack}` (and their `code`), whatever field holds them; bigints as decimal strings. */
+function readableValues(fields: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value instanceof Error) (out ??= { ...fields })[key] = { name: value.name, message: value.message, stack: value.stack, ...('code' in value ? { code: (value as { code: unknown }).code } : {}) };
+    else if (typeof value === 'bigint') (out ??= { ...fields })[key] = value.toString();
+  }
+  return out ?? fields;
 }
 
 export const silentLogger = createLogger('silent');

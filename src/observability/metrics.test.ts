@@ -1,30 +1,43 @@
-import { Counter, GatewayMetrics, Histogram } from './metrics';
+import { GatewayMetrics, valueOf } from './metrics';
 
 describe('metrics', () => {
-  it('escapes label values in the exposition format, and only those that need it', () => {
-    const c = new Counter('x_total', 'help');
-    c.inc({ route: '/v1/chat/completions', status: '200' });
-    c.inc({ status: '200', route: '/v1/chat/completions' }, 2);
-    c.inc({ model: 'a"b\\c\nd' });
-    expect(c.render()).toBe(
-      '# HELP x_total help\n# TYPE x_total counter\n' +
-        'x_total{route="/v1/chat/completions",status="200"} 3\n' +
-        'x_total{model="a\\"b\\\\c\\nd"} 1\n',
-    );
+  it('renders labelled series in the exposition format, label values escaped', async () => {
+    const m = new GatewayMetrics();
+    m.httpRequests.inc({ method: 'POST', route: '/v1/chat/completions', status: '200' });
+    m.httpRequests.inc({ status: '200', route: '/v1/chat/completions', method: 'POST' }, 2);
+    m.tokens.inc({ model: 'a"b\\c\nd', dimension: 'input', account: 'acct_1' }, 5);
+    const text = await m.render();
+    expect(text).toContain('gateway_http_requests_total{method="POST",route="/v1/chat/completions",status="200"} 3\n');
+    expect(text).toContain('gateway_tokens_total{model="a\\"b\\\\c\\nd",dimension="input",account="acct_1"} 5\n');
+    expect(await valueOf(m.httpRequests, { method: 'POST', route: '/v1/chat/completions', status: '200' })).toBe(3);
   });
 
-  it('counts histogram observations into cumulative buckets', () => {
-    const h = new Histogram('t_seconds', 'help', [0.1, 1]);
-    h.observe({ route: 'r' }, 0.05);
-    h.observe({ route: 'r' }, 0.5);
-    h.observe({ route: 'r' }, 5);
-    expect(h.render()).toContain('t_seconds_bucket{route="r",le="0.1"} 1\nt_seconds_bucket{route="r",le="1"} 2\nt_seconds_bucket{route="r",le="+Inf"} 3\n');
+  it('counts histogram observations into cumulative buckets', async () => {
+    const m = new GatewayMetrics();
+    m.upstreamDuration.observe({ provider: 'openai', model: 'm' }, 0.02);
+    m.upstreamDuration.observe({ provider: 'openai', model: 'm' }, 0.3);
+    const text = await m.registry.getSingleMetricAsString('gateway_upstream_request_duration_seconds');
+    expect(text).toContain('gateway_upstream_request_duration_seconds_bucket{le="0.025",provider="openai",model="m"} 1\n');
+    expect(text).toContain('gateway_upstream_request_duration_seconds_bucket{le="0.5",provider="openai",model="m"} 2\n');
+    expect(text).toMatch(/^gateway_upstream_request_duration_seconds_count{provider="openai",model="m"} 2$/m);
   });
 
-  it('reports the process memory gauges', () => {
-    const text = new GatewayMetrics().render();
-    for (const name of ['resident_memory', 'heap_total', 'heap_used', 'external_memory']) {
-      expect(text).toMatch(new RegExp(`^gateway_process_${name}_bytes [1-9]\\d*$`, 'm'));
-    }
+  it('reports Node process metrics, and video tasks by state read when scraped', async () => {
+    const m = new GatewayMetrics();
+    let calls = 0;
+    m.countVideoTasksWith(async () => [{ state: 'queued', count: 2 + calls++ }, { state: 'completed', count: 5 }]);
+    const text = await m.render();
+    expect(text).toMatch(/^gateway_process_resident_memory_bytes [1-9]\d*$/m);
+    expect(text).toMatch(/^gateway_nodejs_heap_size_used_bytes [1-9]\d*$/m);
+    expect(text).toContain('gateway_video_tasks{state="queued"} 2\n');
+    expect(await m.render()).toContain('gateway_video_tasks{state="queued"} 3\n');
+  });
+
+  it('keeps registries apart, so several gateways in one process do not clash', async () => {
+    const a = new GatewayMetrics();
+    const b = new GatewayMetrics();
+    a.unhandledRejections.inc();
+    expect(await valueOf(a.unhandledRejections)).toBe(1);
+    expect(await valueOf(b.unhandledRejections)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { injectTraceHeaders } from '../observability/tracing';
 import { ForbiddenAddressError, publicOnlyLookup } from './public-address';
 import { parseSse, type SseEvent } from './sse-parser';
 import { UpstreamError } from './upstream-error';
@@ -63,6 +64,8 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
     if (!transport) return reject(new UpstreamError(`the upstream URL is not http(s): ${req.url}`, { status: 0, retryable: false }));
     const headers: OutgoingHttpHeaders = { ...req.headers };
+    // The attempt's span continues upstream (W3C traceparent), while traces are on.
+    injectTraceHeaders(headers);
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
     let response: IncomingMessage | undefined;
     const out = transport.request(url, {

@@ -1,17 +1,30 @@
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import type { Prisma, PrismaClient, UsageRecord } from '../generated/prisma/client';
 import { afterCursor, encodeCursor } from '../db/time-id-cursor';
 import { isWellFormedId } from '../db/well-formed-id';
 import { toUsageRecordView, type UsageRecordView } from '../billing/usage-record-view';
 import type { Principal } from '../keys/principal';
 
+/** `succeeded`: answered with a status below 400; `failed`: 400 and above (refusals and upstream failures alike). */
+export type UsageOutcome = 'succeeded' | 'failed';
+
 export interface UsageRecordFilter {
   model?: string;
+  /** The exact path, e.g. `/v1/chat/completions`. */
+  endpoint?: string;
+  outcome?: UsageOutcome;
   since?: Date;
   until?: Date;
 }
 
+/**
+ * A record as listings resolve it: the public view, plus the key that made
+ * it (a temporary credential, for its own requests), which the REST view
+ * leaves out and GraphQL shows as `apiKey`.
+ */
+export type KeyedUsageRecord = UsageRecordView & { key_id: string };
+
 export interface UsagePage {
-  records: UsageRecordView[];
+  records: KeyedUsageRecord[];
   /** One opaque cursor per record, for Relay-style edges. */
   cursors: string[];
   endCursor: string | null;
@@ -23,29 +36,48 @@ export class UsageQueries {
   constructor(private readonly prisma: PrismaClient) {}
 
   async byId(principal: Principal, id: string): Promise<UsageRecordView | null> {
-    if (!isWellFormedId(id)) return null;
-    const row = await this.prisma.usageRecord.findUnique({ where: { id } });
-    // Another key's record answers exactly like a missing one.
-    if (!row || row.keyId !== principal.keyId) return null;
-    return toUsageRecordView(row);
+    const [row] = await this.rowsByIds(principal, [id]);
+    return row ? toUsageRecordView(row) : null;
   }
 
-  /** Newest first; the cursor is opaque (the last record's time and id). */
+  /** The records of these ids the key made, in one statement, in no particular order. */
+  async byIds(principal: Principal, ids: readonly string[]): Promise<KeyedUsageRecord[]> {
+    return (await this.rowsByIds(principal, ids)).map(keyedView);
+  }
+
+  /** Another key's record is left out exactly like a missing one (and so is an id that is not well formed). */
+  private async rowsByIds(principal: Principal, ids: readonly string[]): Promise<UsageRecord[]> {
+    const wellFormed = [...new Set(ids)].filter(isWellFormedId);
+    if (!wellFormed.length) return [];
+    return this.prisma.usageRecord.findMany({ where: { id: { in: wellFormed }, keyId: principal.keyId } });
+  }
+
+  /**
+   * Newest first; the cursor is opaque (the last record's time and id). The
+   * filters narrow the rows the key's (key_id, created_at, id) index walks in
+   * that same order, so a cursor taken with filters continues them exactly.
+   */
   async page(principal: Principal, first: number, after: string | null, filter: UsageRecordFilter): Promise<UsagePage> {
     const where: Prisma.UsageRecordWhereInput = { keyId: principal.keyId };
     if (filter.model) where.model = filter.model;
+    if (filter.endpoint) where.endpoint = filter.endpoint;
+    if (filter.outcome) where.statusCode = filter.outcome === 'succeeded' ? { lt: 400 } : { gte: 400 };
     if (filter.since || filter.until) where.createdAt = { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) };
     if (after) where.OR = afterCursor(after);
     const rows = await this.prisma.usageRecord.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
     return {
-      records: page.map(toUsageRecordView),
+      records: page.map(keyedView),
       cursors: page.map(encodeCursor),
       endCursor: last ? encodeCursor(last) : null,
       hasNextPage: rows.length > first,
     };
   }
+}
+
+function keyedView(row: UsageRecord): KeyedUsageRecord {
+  return { ...toUsageRecordView(row), key_id: row.keyId };
 }
 
 export { InvalidCursorError } from '../db/time-id-cursor';

@@ -1,3 +1,6 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { genAiProvider } from '../observability/gen-ai-names';
+import { tracer, tracingOn } from '../observability/tracing';
 import { createHash, randomUUID } from 'node:crypto';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { UsageWriter } from '../billing/usage-writer';
@@ -161,7 +164,8 @@ export class VideoService {
     try {
       this.deps.metrics.videoPolls.inc({ provider: task.provider });
       const timeout = AbortSignal.timeout(POLL_TIMEOUT_MS);
-      poll = await this.adapterOf(candidate).poll(this.call(candidate, stop ? AbortSignal.any([timeout, stop]) : timeout), task.upstreamId!);
+      const call = this.call(candidate, stop ? AbortSignal.any([timeout, stop]) : timeout);
+      poll = await inPollSpan(task, candidate, () => this.adapterOf(candidate).poll(call, task.upstreamId!));
     } catch (err) {
       if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
       if (err instanceof UpstreamError && !err.details.retryable) {
@@ -445,4 +449,28 @@ function openAIParams(caps: VideoCapabilities, raw: unknown, image?: UploadedIma
     billingDimension: `video_seconds_${caps.size_classes[body.size] ?? body.size}`,
   };
   return { params, submission: { prompt: body.prompt, durationSeconds, size: body.size, image: image ? { file: image } : undefined } };
+}
+
+/** One upstream poll of a task, as a span of its own while traces are on (the poller runs outside any request). */
+function inPollSpan<T>(task: VideoTask, candidate: Candidate, poll: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return poll();
+  return tracer().startActiveSpan(`poll ${task.model}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'gen_ai.operation.name': 'generate_content',
+      'gen_ai.provider.name': genAiProvider(candidate.route.provider.type),
+      'gen_ai.request.model': task.model,
+      'gen_ai.response.model': candidate.route.upstreamModel,
+      'gateway.task_id': task.id,
+    },
+  }, async (span) => {
+    try {
+      return await poll();
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
 }

@@ -33,6 +33,12 @@ export class VideoTaskStore {
     this.prisma = db.prisma;
   }
 
+  /** How many tasks are in each state, for the metrics (one grouped count, when scraped). */
+  async countByState(): Promise<Array<{ state: string; count: number }>> {
+    const { rows } = await this.db.query<{ status: string; count: string }>('SELECT "status", count(*)::text AS "count" FROM "video_tasks" GROUP BY "status"', []);
+    return rows.map((r) => ({ state: r.status, count: Number(r.count) }));
+  }
+
   async create(data: NewVideoTask): Promise<VideoTask> {
     return toVideoTask(await this.prisma.videoTask.create({ data }));
   }

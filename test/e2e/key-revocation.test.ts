@@ -1,3 +1,4 @@
+import { valueOf } from '../../src/observability/metrics';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { unreachableRedis } from '../support/unreachable-redis';
@@ -89,7 +90,7 @@ describe('a key revoked on a single gateway without Redis', () => {
     await revoke(t.url, id);
     expect(t.gateway.services.keys.cached(key)).toBeUndefined();
     expect(await listModels(t.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
-    expect(t.gateway.services.metrics.keyChangePublishFailures.get()).toBe(0);
+    expect(await valueOf(t.gateway.services.metrics.keyChangePublishFailures)).toBe(0);
   });
 });
 

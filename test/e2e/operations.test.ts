@@ -32,10 +32,18 @@ describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) =
     expect((await chat('fail [sim status=500]')).status).toBe(502);
     const text = await (await fetch(`${t.url}/metrics`)).text();
     expect(text).toMatch(/gateway_http_requests_total\{method="POST",route="\/v1\/chat\/completions",status="200"\} [1-9]/);
-    expect(text).toMatch(/gateway_http_request_duration_seconds_bucket\{route="\/v1\/chat\/completions",le="\+Inf"\} [1-9]/);
+    expect(text).toMatch(/gateway_http_request_duration_seconds_bucket\{le="\+Inf",route="\/v1\/chat\/completions"\} [1-9]/);
     expect(text).toMatch(/gateway_upstream_errors_total\{provider="openai",status="500"\} 1/);
-    expect(text).toMatch(/gateway_tokens_total\{dimension="output",model="gpt-4.1-mini"\} [1-9]/);
-    expect(text).toMatch(/gateway_usage_records_written_total [1-9]/);
+    expect(text).toMatch(/gateway_tokens_total\{model="gpt-4.1-mini",dimension="output",account="acct_default"\} [1-9]/);
+    expect(text).toMatch(/gateway_spend_microusd_total\{model="gpt-4.1-mini",account="acct_default"\} [1-9]/);
+    expect(text).toMatch(/gateway_upstream_request_duration_seconds_count\{provider="openai",model="gpt-4.1-mini"\} [1-9]/);
+    expect(text).toMatch(/^gateway_usage_records_written_total [1-9]/m);
+    expect(text).toMatch(/^gateway_usage_spool_depth 0$/m);
+    expect(text).toMatch(/^gateway_streams_in_flight 0$/m);
+    expect(text).toMatch(/^gateway_process_resident_memory_bytes [1-9]/m);
+    expect(text).toMatch(/^gateway_nodejs_eventloop_lag_p99_seconds /m);
+    // No request or key ids in any label.
+    expect(text).not.toMatch(/req_[0-9a-f]{8}|key_[0-9a-f]{8}/);
   });
 });
 

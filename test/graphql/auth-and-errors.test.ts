@@ -33,8 +33,8 @@ describe.each(TEST_DATABASES)('GraphQL authentication and errors (%s)', (databas
 
     it('says only "internal error" and the request id when a resolver fails unexpectedly', async () => {
       const usage = t.gateway.services.usage;
-      const byId = usage.byId;
-      usage.byId = async () => {
+      const byIds = usage.byIds;
+      usage.byIds = async () => {
         throw new Error('connection string postgres://secret@db leaked');
       };
       try {
@@ -46,7 +46,7 @@ describe.each(TEST_DATABASES)('GraphQL authentication and errors (%s)', (databas
         ]);
         expect(JSON.stringify(res)).not.toMatch(/secret|stack/i);
       } finally {
-        usage.byId = byId;
+        usage.byIds = byIds;
       }
     });
 

@@ -1,6 +1,14 @@
-import { fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
-import { CatalogDocument, ModelsDocument, UsageRecordDocument, UsageRecordsDocument, type UsageRecordsQueryVariables } from './generated/graphql';
-import { graphqlHttp } from './graphql-test-client';
+import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import {
+  CatalogDocument,
+  ModelsDocument,
+  UsageRecordDashboardDocument,
+  UsageRecordDocument,
+  UsageRecordsDocument,
+  type UsageRecordsQuery,
+  type UsageRecordsQueryVariables,
+} from './generated/graphql';
+import { graphqlHttp, type HttpResult } from './graphql-test-client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,15 +21,20 @@ describe.each(TEST_DATABASES)('GraphQL queries (%s)', (database) => {
   const requestIds: string[] = [];
   let between: Date;
 
-  async function chat(model: string): Promise<string> {
-    const res = await fetch(`${t.baseURL}/chat/completions`, {
+  /** A request as `as` (the reader key unless told), answered with `status`; its request id. */
+  async function call(path: string, body: Record<string, unknown>, as = key, status = 200): Promise<string> {
+    const res = await fetch(`${t.baseURL}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello' }] }),
+      headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(status);
     await res.json();
     return res.headers.get('x-svc-request-id')!;
+  }
+
+  function chat(model: string, as = key, status = 200): Promise<string> {
+    return call('/chat/completions', { model, messages: [{ role: 'user', content: 'Say hello' }] }, as, status);
   }
 
   async function rest(path: string, as: string): Promise<any> {
@@ -197,6 +210,81 @@ describe.each(TEST_DATABASES)('GraphQL queries (%s)', (database) => {
           }),
         ]);
       }
+    });
+
+    it('usageRecords filters by endpoint and by status, and pages through the filtered records', async () => {
+      const filtered = await t.createKey({ name: 'filtered' });
+      const ok1 = await chat('gpt-4.1-mini', filtered);
+      const refused = await chat('no-such-model', filtered, 404);
+      const embedded = await call('/embeddings', { model: 'text-embedding-3-small', input: 'hello' }, filtered);
+      const ok2 = await chat('gpt-4.1', filtered);
+      const failedEmbedding = await call('/embeddings', { model: 'no-such-model', input: 'hello' }, filtered, 404);
+      const ids = async (variables: UsageRecordsQueryVariables) => {
+        const { data, errors } = await graphqlHttp(t, filtered, UsageRecordsDocument, variables);
+        expect(errors).toBeUndefined();
+        return data!.usageRecords.edges.map((e) => e.node.id);
+      };
+      expect(await ids({ endpoint: '/v1/chat/completions' })).toEqual([ok2, refused, ok1]);
+      expect(await ids({ endpoint: '/v1/embeddings' })).toEqual([failedEmbedding, embedded]);
+      expect(await ids({ endpoint: '/v1/chat' })).toEqual([]);
+      expect(await ids({ status: 'SUCCEEDED' })).toEqual([ok2, embedded, ok1]);
+      expect(await ids({ status: 'FAILED' })).toEqual([failedEmbedding, refused]);
+      expect(await ids({ status: 'FAILED', endpoint: '/v1/chat/completions' })).toEqual([refused]);
+      expect(await ids({ status: 'SUCCEEDED', model: 'gpt-4.1' })).toEqual([ok2]);
+
+      // One record a page: each cursor continues the filtered walk where it left off.
+      const walked: string[] = [];
+      let after: string | null = null;
+      do {
+        const page: HttpResult<UsageRecordsQuery> = await graphqlHttp(t, filtered, UsageRecordsDocument, { first: 1, after, status: 'SUCCEEDED' });
+        const { edges, pageInfo } = page.data!.usageRecords;
+        walked.push(...edges.map((e) => e.node.id));
+        after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
+      } while (after);
+      expect(walked).toEqual([ok2, embedded, ok1]);
+    });
+
+    it('each record shows its catalog model and the key that made it, never the secret', async () => {
+      const keys = (await (await fetch(`${t.url}/api/admin/keys`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { data: Array<{ id: string; name: string; key_prefix: string }> };
+      const reader = keys.data.find((k) => k.name === 'reader')!;
+      const { data, errors } = await graphqlHttp(t, key, UsageRecordDashboardDocument, { first: 100 });
+      expect(errors).toBeUndefined();
+      const nodes = data!.usageRecords.edges.map((e) => e.node);
+      expect(nodes.map((n) => n.id)).toEqual([...requestIds].reverse());
+      for (const node of nodes) {
+        expect(node.modelInfo).toEqual({ id: node.model, ownedBy: 'openai' });
+        expect(node.apiKey).toEqual({ id: reader.id, name: 'reader', keyPrefix: reader.key_prefix, parentKeyId: null });
+        expect(key.startsWith(node.apiKey.keyPrefix) && node.apiKey.keyPrefix.length < key.length).toBe(true);
+      }
+
+      // A model the catalog does not serve, or one the key may not use, has no model info.
+      await chat('no-such-model', miniOnlyKey, 404);
+      await chat('gpt-4.1', miniOnlyKey, 403);
+      await chat('gpt-4.1-mini', miniOnlyKey);
+      const { data: mini } = await graphqlHttp(t, miniOnlyKey, UsageRecordDashboardDocument, {});
+      expect(mini!.usageRecords.edges.map((e) => [e.node.model, e.node.modelInfo?.id ?? null])).toEqual([
+        ['gpt-4.1-mini', 'gpt-4.1-mini'],
+        ['gpt-4.1', null],
+        ['no-such-model', null],
+      ]);
+    });
+
+    it('a temporary credential\'s records show the credential, and name the key that minted it', async () => {
+      const res = await fetch(`${t.url}/api/credentials`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'dashboard', expires_in: 600 }),
+      });
+      expect(res.status).toBe(201);
+      const credential = (await res.json()) as { id: string; key: string; key_prefix: string; parent_key_id: string };
+      const id = await chat('gpt-4.1-mini', credential.key);
+      const { data } = await graphqlHttp(t, credential.key, UsageRecordDashboardDocument, {});
+      expect(data!.usageRecords.edges.map((e) => e.node)).toEqual([
+        expect.objectContaining({ id, apiKey: { id: credential.id, name: 'dashboard', keyPrefix: credential.key_prefix, parentKeyId: credential.parent_key_id } }),
+      ]);
+      // The parent key's own records are its own.
+      const { data: parent } = await graphqlHttp(t, key, UsageRecordDashboardDocument, {});
+      expect(parent!.usageRecords.edges.map((e) => e.node.id)).not.toContain(id);
     });
 
     it('shows another key\'s records to nobody else: null and an empty page', async () => {

@@ -1,7 +1,7 @@
 import { unhandledRejectionsDuring, unreachableRedis } from '../support/unreachable-redis';
 import { TaskUpdateBus, MAX_PENDING_TASK_UPDATES, type TaskUpdateStream } from '../../src/graphql/task-update-bus';
 import { createLogger } from '../../src/observability/logger';
-import { GatewayMetrics } from '../../src/observability/metrics';
+import { GatewayMetrics, valueOf } from '../../src/observability/metrics';
 import type { VideoTask } from '../../src/videos/video-task';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -110,7 +110,7 @@ describe('the task update bus', () => {
         for (let i = 0; i < 5; i++) bus.publish(task(`down_${i}`, 'key_z'));
         for (let i = 0; i < 5; i++) expect((await local.next()).value).toMatchObject({ id: `down_${i}` });
         await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(metrics.pubsubPublishFailures.get()).toBe(5);
+        expect(await valueOf(metrics.pubsubPublishFailures)).toBe(5);
         expect(lines.some((l) => /Redis/.test(l.msg))).toBe(true);
         await local.return();
       });

@@ -42,11 +42,11 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 20_0
       reject(new Error(`gateway did not start in time:\n${out}`));
     }, timeoutMs);
     const onData = () => {
-      const match = /"msg":"gateway listening".*?"url":"([^"]+)"/.exec(out);
-      if (match) {
+      const url = listeningUrl(out);
+      if (url) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);
-        resolve(match[1]);
+        resolve(url);
       }
     };
     child.stdout!.on('data', onData);
@@ -64,4 +64,18 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 20_0
       return exited;
     },
   };
+}
+
+/** The `url` of the gateway's `gateway listening` log line (one JSON object per line), once it was written whole. */
+function listeningUrl(out: string): string | undefined {
+  for (const line of out.split('\n')) {
+    if (!line.includes('"gateway listening"')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'gateway listening' && entry.url) return entry.url;
+    } catch {
+      // The line is still arriving.
+    }
+  }
+  return undefined;
 }

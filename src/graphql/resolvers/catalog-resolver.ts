@@ -1,5 +1,6 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { catalogEntry, modelRecord, policyRecord, type CatalogEntry as CatalogEntryView } from '../../catalog/catalog-entry';
+import { mayUseModel } from '../../keys/principal';
 import type { GraphqlContext } from '../context';
 import { CatalogEntry } from '../types/catalog-entry';
 import { Model } from '../types/model';
@@ -28,4 +29,24 @@ export class CatalogResolver {
     const { pricing } = ctx.services.catalog.contents;
     return serving.map((model) => catalogEntry(model, pricing));
   }
+}
+
+/**
+ * One entry of `models`, from the in-memory catalog: the model or route
+ * policy of that name, or null when the catalog no longer serves it or the
+ * calling key may not use it.
+ */
+export function visibleModel(ctx: GraphqlContext, name: string): Model | null {
+  const { catalog } = ctx.services;
+  if (!mayUseModel(ctx.principal, name)) return null;
+  const model = catalog.model(name);
+  if (model) return modelRecord(model, catalog.contents.loadedAt);
+  const policy = catalog.policy(name);
+  return policy ? policyRecord(policy, catalog.contents.loadedAt) : null;
+}
+
+/** One entry of `catalog`: the model of that id, or null when the catalog no longer serves it or the calling key may not use it. */
+export function visibleCatalogEntry(ctx: GraphqlContext, id: string): CatalogEntryView | null {
+  const model = ctx.services.catalog.model(id);
+  return model && mayUseModel(ctx.principal, id) ? catalogEntry(model, ctx.services.catalog.contents.pricing) : null;
 }

@@ -11,9 +11,8 @@ import { pageSize } from '../types/page-args';
 @Resolver()
 export class FileResolver {
   @Query(() => FileNode, { nullable: true, description: 'A file; null when missing, expired, deleted or uploaded by another key.' })
-  async file(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<FileNode | null> {
-    const file = await ctx.services.files.find(ctx.principal, id);
-    return file && fileNode(file);
+  file(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<FileNode | null> {
+    return findFile(ctx, id);
   }
 
   @Query(() => FileConnection, { description: "The calling key's files, newest first." })
@@ -36,6 +35,12 @@ export class FileResolver {
     const file = await ctx.services.files.delete(ctx.principal, id);
     return { id: file.id, deleted: true };
   }
+}
+
+/** A file of the calling key; null when missing, expired, deleted or another key's. */
+export async function findFile(ctx: GraphqlContext, id: string): Promise<FileNode | null> {
+  const file = await ctx.services.files.find(ctx.principal, id);
+  return file && fileNode(file);
 }
 
 function fileNode(file: StoredFile): FileNode {

@@ -18,14 +18,14 @@ import { CreateCredentialInput, CredentialNode, MintedCredential } from '../type
 export class SpendControlResolver {
   @Query(() => [BudgetNode], { description: 'The budgets the calling key is checked against, with the current period\'s figures.' })
   async budgets(@Ctx() ctx: GraphqlContext): Promise<BudgetNode[]> {
-    const p = ctx.principal;
-    const keyIds = p.parentKeyId ? [p.keyId, p.parentKeyId] : [p.keyId];
-    return (await ctx.services.credentials.budgets.listOver(p.accountId, keyIds, p.projectId, p.memberId)).map(budgetNode);
+    return (await ctx.loaders.budgets()).map(budgetNode);
   }
 
   @Query(() => [CredentialNode], { description: 'The temporary credentials the calling key minted, newest first.' })
   async credentials(@Ctx() ctx: GraphqlContext): Promise<CredentialNode[]> {
-    return (await ctx.services.credentials.credentials.list(parentKey(ctx.principal).keyId)).map(credentialNode);
+    // A temporary credential mints none: it is told so (credential_not_allowed), as over REST, rather than shown an empty list.
+    parentKey(ctx.principal);
+    return (await ctx.loaders.credentials()).map(credentialNode);
   }
 
   @Mutation(() => MintedCredential, { description: 'Mints a temporary credential for the calling key (POST /api/credentials).' })
@@ -58,8 +58,8 @@ function parentKey(principal: Principal): Principal {
   return principal;
 }
 
-
-function credentialNode(c: CredentialView): CredentialNode {
+/** A credential as GraphQL shows it. */
+export function credentialNode(c: CredentialView): CredentialNode {
   return {
     id: c.id, name: c.name, keyPrefix: c.key_prefix, models: c.models, allowedDomains: c.allowed_domains,
     expiresAt: new Date(c.expires_at), revokedAt: c.revoked_at ? new Date(c.revoked_at) : null, createdAt: new Date(c.created_at),

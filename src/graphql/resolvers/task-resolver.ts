@@ -14,9 +14,8 @@ type TaskSubscribe = SubscribeResolverData<unknown, { id: string }, GraphqlConte
 @Resolver()
 export class TaskResolver {
   @Query(() => VideoTask, { nullable: true, description: 'A video task; null when missing or submitted by another key.' })
-  async task(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<TaskSnapshot | null> {
-    const task = await ctx.services.videos.find(ctx.principal, id);
-    return task && taskSnapshot(task);
+  task(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<TaskSnapshot | null> {
+    return findTask(ctx, id);
   }
 
   @Query(() => VideoTaskConnection, { description: "The calling key's video tasks, newest first." })
@@ -42,11 +41,7 @@ export class TaskResolver {
     subscribe: async ({ args, context }: TaskSubscribe) => {
       // Refused at once for a task that is missing or another key's, as GET /v1/videos/{id} is.
       await context.services.videos.findOwned(context.principal, args.id);
-      const current = async () => {
-        const task = await context.services.videos.find(context.principal, args.id);
-        return task && taskSnapshot(task);
-      };
-      return oneTaskUpdates(context, current, args.id);
+      return oneTaskUpdates(context, () => findTask(context, args.id), args.id);
     },
   })
   taskUpdated(@Root() task: TaskSnapshot, @Arg('id', () => ID) _id: string): TaskSnapshot {
@@ -60,4 +55,10 @@ export class TaskResolver {
   tasksUpdated(@Root() task: TaskSnapshot): TaskSnapshot {
     return task;
   }
+}
+
+/** A video task of the calling key as it is now (a due task is polled first); null when missing or another key's. */
+export async function findTask(ctx: GraphqlContext, id: string): Promise<TaskSnapshot | null> {
+  const task = await ctx.services.videos.find(ctx.principal, id);
+  return task && taskSnapshot(task);
 }

@@ -1,6 +1,5 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { UsageRecordView } from '../../billing/usage-record-view';
-import { InvalidCursorError } from '../../usage/usage-queries';
+import { InvalidCursorError, type KeyedUsageRecord } from '../../usage/usage-queries';
 import type { GraphqlContext } from '../context';
 import { badUserInput } from '../errors';
 import { UsageRecord } from '../types/usage-record';
@@ -12,16 +11,19 @@ import { UsageRecordsArgs } from '../types/usage-records-args';
 @Resolver()
 export class UsageResolver {
   @Query(() => UsageRecord, { nullable: true, description: "A request's usage record; null when missing or made by another key." })
-  usageRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<UsageRecordView | null> {
-    return ctx.services.usage.byId(ctx.principal, id);
+  usageRecord(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<KeyedUsageRecord | null> {
+    // Through the operation's loader: several usageRecord(id) fields of one document are one statement.
+    return ctx.loaders.usageRecords.load(id);
   }
 
   @Query(() => UsageRecordConnection, { description: "The calling key's usage records, newest first." })
   async usageRecords(@Args(() => UsageRecordsArgs) args: UsageRecordsArgs, @Ctx() ctx: GraphqlContext): Promise<UsageRecordConnection> {
-    const { first, after, model, since, until } = args;
+    const { first, after, model, endpoint, status, since, until } = args;
     try {
       const page = await ctx.services.usage.page(ctx.principal, pageSize(first), after ?? null, {
         model: model ?? undefined,
+        endpoint: endpoint ?? undefined,
+        outcome: status ?? undefined,
         since: since ?? undefined,
         until: until ?? undefined,
       });

@@ -1,8 +1,10 @@
 import { GraphQLDateTimeISO, GraphQLSafeInt } from 'graphql-scalars';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import type { BudgetView } from '../../billing/budget-store';
+import { ENTITY_KEY } from './entity-key';
 
 /** A budget over the calling key (the REST admin budget view, camel-cased): its own, its project's, its member's or its account's. */
+@Directive(ENTITY_KEY)
 @ObjectType('Budget', { description: "A spending limit over the calling key, with the current period's figures in micro-USD." })
 export class BudgetNode {
   @Field(() => ID)

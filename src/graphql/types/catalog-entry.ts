@@ -1,5 +1,6 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { ENTITY_KEY } from './entity-key';
 
 /**
  * A `GET /api/models/catalog` entry, as `catalogEntry()` builds it for REST.
@@ -93,6 +94,7 @@ export class CatalogPricing {
   lanes!: Record<string, unknown>;
 }
 
+@Directive(ENTITY_KEY)
 @ObjectType({ description: 'What a client needs to pick a model and call it correctly, scoped to the calling key.' })
 export class CatalogEntry {
   @Field(() => ID)

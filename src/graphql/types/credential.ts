@@ -1,7 +1,9 @@
 import { GraphQLDateTimeISO, GraphQLSafeInt } from 'graphql-scalars';
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { BudgetNode } from './budget';
+import { ENTITY_KEY } from './entity-key';
 
+@Directive(ENTITY_KEY)
 @ObjectType('Credential', { description: 'A temporary credential the calling key minted: never wider than the key.' })
 export class CredentialNode {
   @Field(() => ID)

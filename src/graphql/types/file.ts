@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ENTITY_KEY } from './entity-key';
 
 export enum FilePurposeValue {
   USER_DATA = 'user_data',
@@ -7,6 +8,7 @@ export enum FilePurposeValue {
 registerEnumType(FilePurposeValue, { name: 'FilePurpose', description: 'What a file was uploaded for: documents (user_data) or images (vision).' });
 
 /** A file as GraphQL shows it (the REST file object, camel-cased, plus the detected type and digest). */
+@Directive(ENTITY_KEY)
 @ObjectType('File', { description: 'A file the calling key uploaded (POST /v1/files).' })
 export class FileNode {
   @Field(() => ID, { description: 'The id of the REST API (file-...).' })

@@ -1,11 +1,11 @@
 import { Field, ObjectType } from 'type-graphql';
-import type { UsageRecordView } from '../../billing/usage-record-view';
+import type { KeyedUsageRecord } from '../../usage/usage-queries';
 import { UsageRecord } from './usage-record';
 
 @ObjectType()
 export class UsageRecordEdge {
   @Field(() => UsageRecord)
-  node!: UsageRecordView;
+  node!: KeyedUsageRecord;
 
   @Field(() => String, { description: 'Pass as `after` to continue after this record.' })
   cursor!: string;

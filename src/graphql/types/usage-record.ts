@@ -1,5 +1,6 @@
 import { GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { ENTITY_KEY } from './entity-key';
 
 /**
  * The `usage.request` record of `GET /api/usage/requests/{id}`, as
@@ -189,6 +190,7 @@ export class DecisionStage {
   questions?: string | null;
 }
 
+@Directive(ENTITY_KEY)
 @ObjectType({ description: 'The usage and billing record of one request, readable only by the key that made it.' })
 export class UsageRecord {
   @Field(() => ID, { description: 'The request id (the X-Svc-Request-Id header).' })

@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ENTITY_KEY } from './entity-key';
 
 export enum VideoTaskStatus {
   QUEUED = 'queued',
@@ -18,6 +19,7 @@ export class VideoTaskError {
   message!: string;
 }
 
+@Directive(ENTITY_KEY)
 @ObjectType({ description: 'An asynchronous video generation task of the calling key.' })
 export class VideoTask {
   @Field(() => ID, { description: 'The id the REST API uses (request_id, or the video id).' })

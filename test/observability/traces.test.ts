@@ -1,0 +1,120 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '../../src/observability/logger';
+import { flushTraces, tracer } from '../../src/observability/tracing';
+import { eventually } from '../support/eventually';
+import { startTestGateway, type TestGateway } from '../support/test-gateway';
+
+/** An OTLP/HTTP receiver in the test: it keeps the spans the exporter posts (OTLP JSON), decoded. */
+interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  status?: { code?: number };
+  attributes: Record<string, unknown>;
+  resource: Record<string, unknown>;
+}
+
+type OtlpValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: OtlpValue[] } };
+
+function valueOf(v: OtlpValue): unknown {
+  if (v.stringValue !== undefined) return v.stringValue;
+  if (v.intValue !== undefined) return Number(v.intValue);
+  if (v.doubleValue !== undefined) return v.doubleValue;
+  if (v.boolValue !== undefined) return v.boolValue;
+  if (v.arrayValue) return (v.arrayValue.values ?? []).map(valueOf);
+  return undefined;
+}
+
+const attributes = (list: Array<{ key: string; value: OtlpValue }> = []) => Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
+
+async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; contentTypes: string[]; server: Server }> {
+  const spans: ReceivedSpan[] = [];
+  const contentTypes: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      contentTypes.push(String(req.headers['content-type']));
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: Array<{ resource: { attributes: never }; scopeSpans: Array<{ spans: Array<ReceivedSpan & { attributes: never }> }> }> };
+      for (const rs of body.resourceSpans) {
+        for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, attributes: attributes(s.attributes), resource: attributes(rs.resource.attributes) });
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, contentTypes, server };
+}
+
+describe('OpenTelemetry traces over OTLP/HTTP', () => {
+  let t: TestGateway;
+  let key: string;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await startTestGateway({ database: 'pglite', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gateway-under-test' } });
+    key = await t.createKey({ name: 'traced' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => receiver.server.close(resolve));
+  });
+
+  it('continues the client\'s trace: a request span, a child per upstream attempt with GenAI attributes, the record write; traceparent goes upstream', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929e0e4736aa';
+    const clientSpan = '00f067aa0ba902b7';
+    const res = await fetch(`${t.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', traceparent: `00-${traceId}-${clientSpan}-01` },
+      body: JSON.stringify({ model: 'fast', messages: [{ role: 'user', content: 'traced fallback [sim status=503 fail_times=1]' }] }),
+    });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-svc-request-id');
+    await flushTraces();
+    const ours = () => receiver.spans.filter((s) => s.traceId === traceId);
+    await eventually(async () => ours().find((s) => s.name === 'POST /v1/chat/completions'), 'the request span');
+    const server = ours().find((s) => s.name === 'POST /v1/chat/completions')!;
+    expect(server.parentSpanId).toBe(clientSpan);
+    expect(server.resource['service.name']).toBe('gateway-under-test');
+    expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200, 'gateway.request_id': requestId, 'http.route': '/v1/chat/completions' });
+    expect(server.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    expect(server.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    expect(server.attributes['gateway.billed_microusd']).toBeGreaterThan(0);
+    const attempts = ours().filter((s) => s.parentSpanId === server.spanId && s.attributes['gen_ai.operation.name'] === 'chat').sort((a, b) => Number(a.attributes['gateway.attempt']) - Number(b.attributes['gateway.attempt']));
+    expect(attempts.map((a) => [a.attributes['gen_ai.provider.name'], a.attributes['gen_ai.request.model'], a.status?.code ?? 0])).toEqual([['openai', 'fast', 2], ['anthropic', 'fast', 0]]);
+    expect(attempts[1]!.attributes['gen_ai.response.model']).toBe('claude-haiku-4-5');
+    expect(attempts[1]!.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(attempts.every((a) => !('gen_ai.input.messages' in a.attributes))).toBe(true);
+    // The record is written inside the attempt that answered (a stream's after it, in the request's span).
+    expect(ours().filter((s) => s.name === 'usage_record.write').map((s) => s.parentSpanId)).toEqual([attempts[1]!.spanId]);
+    expect(receiver.contentTypes.every((c) => c.startsWith('application/json'))).toBe(true);
+    // Each upstream call carried the trace on, as the child of its attempt's span.
+    const upstream = (await (await fetch(`${t.simulatorUrl}/_sim/requests`)).json()) as { requests: Array<{ path: string; headers: Record<string, string> }> };
+    const sent = upstream.requests.filter((r) => r.headers.traceparent?.includes(traceId)).map((r) => r.headers.traceparent!.split('-')[2]);
+    expect(sent).toEqual(attempts.map((a) => a.spanId));
+  });
+
+  it('starts a trace of its own without a traceparent, and puts trace ids on log lines written inside a span', async () => {
+    const res = await fetch(`${t.baseURL}/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-3-small', input: 'hi' }) });
+    const requestId = res.headers.get('x-svc-request-id');
+    await flushTraces();
+    await eventually(async () => receiver.spans.find((s) => s.attributes['gateway.request_id'] === requestId && s.name === 'POST /v1/embeddings'), 'the embeddings request span');
+    const span = receiver.spans.find((s) => s.name === 'POST /v1/embeddings')!;
+    expect(span.parentSpanId ?? '').toBe('');
+    expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && s.attributes['gen_ai.operation.name'] === 'embeddings')).toBe(true);
+    const lines: string[] = [];
+    const logger = createLogger('info', {}, (line) => lines.push(line));
+    const ids = tracer().startActiveSpan('test span', (s) => {
+      logger.info('inside');
+      s.end();
+      return s.spanContext();
+    });
+    logger.info('outside');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ trace_id: ids.traceId, span_id: ids.spanId });
+    expect(JSON.parse(lines[1]!).trace_id).toBeUndefined();
+  });
+});

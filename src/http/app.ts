@@ -33,7 +33,7 @@ export interface AppParts {
  * error envelope for everything else. Both run the same middlewares.
  */
 export function buildRequestListener(parts: AppParts): RequestListener {
-  const onError = errorHandler(parts.logger);
+  const onError = errorHandler(parts.logger, parts.metrics);
   const log = accessLog(parts.logger, parts.metrics, parts.logRequests);
   const app = express();
   app.disable('x-powered-by');

@@ -2,6 +2,7 @@ import { GatewayError } from '../errors/gateway-error';
 import { recordRefusal } from '../model-call/record-refusal';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import type { Logger } from '../observability/logger';
+import type { GatewayMetrics } from '../observability/metrics';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { locals } from './request-locals';
 import { sendError } from './send-error';
@@ -19,10 +20,11 @@ function fromExpress(err: unknown): GatewayError | undefined {
  * answer goes out. Unknown errors are logged with their stack and answered
  * with a plain 500 envelope, never a stack trace.
  */
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, metrics?: GatewayMetrics) {
   return async (err: unknown, _req: HttpRequest, res: HttpResponse, _next: Next): Promise<void> => {
     const l = locals(res);
     const gatewayError = await recordRefusal(l.ticket, toGatewayError(err) ? err : (fromExpress(err) ?? err), logger);
+    metrics?.errors.inc({ code: gatewayError.code, status: String(gatewayError.status) });
     if (res.headersSent) {
       res.end();
       return;

@@ -31,7 +31,10 @@ export class OverloadGuard {
 
   middleware = (_req: HttpRequest, res: HttpResponse, next: Next): void => {
     const refusal = this.refusal();
-    if (refusal) return sendError(res, refusal);
+    if (refusal) {
+      this.metrics.errors.inc({ code: refusal.code, status: String(refusal.status) });
+      return sendError(res, refusal);
+    }
     this.inFlight++;
     this.metrics.inFlight.set({}, this.inFlight);
     let released = false;

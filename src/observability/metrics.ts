@@ -18,6 +18,7 @@ export class GatewayMetrics {
 
   readonly httpRequests = this.counter('gateway_http_requests_total', 'HTTP requests answered, by method, route and status.', ['method', 'route', 'status']);
   readonly httpDuration = this.histogram('gateway_http_request_duration_seconds', 'Time from request to the end of the response.', ['route'], LATENCY_BUCKETS);
+  readonly errors = this.counter('gateway_errors_total', 'Error answers, by error.code and HTTP status (codes are the registry\'s, or an upstream\'s own for the two family codes).', ['code', 'status']);
   readonly inFlight = this.gauge('gateway_requests_in_flight', 'Requests being served now.', []);
   readonly streamsInFlight = this.gauge('gateway_streams_in_flight', 'Streamed answers (SSE and GraphQL subscriptions) being relayed now.', []);
   readonly upstreamErrors = this.counter('gateway_upstream_errors_total', 'Failed upstream calls, by provider and status (0: no response).', ['provider', 'status']);

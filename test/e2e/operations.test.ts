@@ -39,6 +39,7 @@ describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) =
     expect(text).toMatch(/gateway_upstream_request_duration_seconds_count\{provider="openai",model="gpt-4.1-mini"\} [1-9]/);
     expect(text).toMatch(/^gateway_usage_records_written_total [1-9]/m);
     expect(text).toMatch(/^gateway_usage_spool_depth 0$/m);
+    expect(text).toMatch(/gateway_errors_total\{code="upstream_error",status="502"\} 1/);
     expect(text).toMatch(/^gateway_streams_in_flight 0$/m);
     expect(text).toMatch(/^gateway_process_resident_memory_bytes [1-9]/m);
     expect(text).toMatch(/^gateway_nodejs_eventloop_lag_p99_seconds /m);

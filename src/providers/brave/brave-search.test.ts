@@ -1,14 +1,7 @@
-import { fakeBackend, type FakeSearchBackend, itHandlesSearchTransport, searchCall, searchFailure, searchFixture, startFakeSearchBackend } from '../../../test/support/fake-search-backend';
-import type { SearchCall } from '../search/search-adapter';
+import { fakeSearchBackendFor, itHandlesSearchTransport, searchFailure, searchFixture } from '../../../test/support/fake-search-backend';
 import { braveSearchAdapter } from './brave-search';
 
-let fake: FakeSearchBackend;
-beforeAll(async () => {
-  fake = await startFakeSearchBackend();
-});
-afterAll(() => fake.close());
-
-const call = (overrides: Partial<SearchCall> = {}) => searchCall(fakeBackend('brave', fake.url), overrides);
+const { fake, call } = fakeSearchBackendFor('brave');
 
 describe('Brave search adapter', () => {
   it('gets /res/v1/web/search with the subscription token, country, search_lang, freshness and site operators', async () => {

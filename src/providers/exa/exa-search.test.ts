@@ -1,14 +1,7 @@
-import { fakeBackend, type FakeSearchBackend, itHandlesSearchTransport, searchCall, searchFailure, searchFixture, startFakeSearchBackend } from '../../../test/support/fake-search-backend';
-import type { SearchCall } from '../search/search-adapter';
+import { fakeSearchBackendFor, itHandlesSearchTransport, searchFailure, searchFixture } from '../../../test/support/fake-search-backend';
 import { exaSearchAdapter } from './exa-search';
 
-let fake: FakeSearchBackend;
-beforeAll(async () => {
-  fake = await startFakeSearchBackend();
-});
-afterAll(() => fake.close());
-
-const call = (overrides: Partial<SearchCall> = {}) => searchCall(fakeBackend('exa', fake.url), overrides);
+const { fake, call } = fakeSearchBackendFor('exa');
 
 describe('Exa search adapter', () => {
   it('posts camelCase fields with x-api-key, native domain filters, and highlights for snippets', async () => {

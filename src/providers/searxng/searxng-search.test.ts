@@ -1,14 +1,8 @@
-import { fakeBackend, type FakeSearchBackend, itHandlesSearchTransport, searchCall, searchFailure, searchFixture, startFakeSearchBackend } from '../../../test/support/fake-search-backend';
-import type { SearchCall } from '../search/search-adapter';
+import { fakeSearchBackendFor, itHandlesSearchTransport, searchFailure, searchFixture } from '../../../test/support/fake-search-backend';
 import { searxngSearchAdapter } from './searxng-search';
 
-let fake: FakeSearchBackend;
-beforeAll(async () => {
-  fake = await startFakeSearchBackend();
-});
-afterAll(() => fake.close());
-
-const call = (overrides: Partial<SearchCall> = {}, headers: Record<string, string> = {}) => searchCall(fakeBackend('searxng', fake.url, { apiKey: '', headers }), overrides);
+// A private SearXNG takes no key.
+const { fake, call } = fakeSearchBackendFor('searxng', { apiKey: '' });
 
 /** Werkzeug's page for a format the instance does not allow. */
 const FORBIDDEN_PAGE = `<!doctype html>
@@ -41,7 +35,7 @@ describe('SearXNG search adapter', () => {
 
   it('asks the news category for news, and sends the configured headers', async () => {
     fake.answer(200, searchFixture('searxng-news'));
-    await searxngSearchAdapter.search(call({ type: 'news' }, { authorization: 'Basic b3A6c2VjcmV0' }));
+    await searxngSearchAdapter.search(call({ type: 'news' }, { headers: { authorization: 'Basic b3A6c2VjcmV0' } }));
     expect(fake.last().query).toEqual({ q: 'test query', format: 'json', categories: 'news', pageno: '1' });
     expect(fake.last().headers.authorization).toBe('Basic b3A6c2VjcmV0');
   });

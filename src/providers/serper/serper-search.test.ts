@@ -1,14 +1,7 @@
-import { fakeBackend, type FakeSearchBackend, itHandlesSearchTransport, searchCall, searchFailure, searchFixture, startFakeSearchBackend } from '../../../test/support/fake-search-backend';
-import type { SearchCall } from '../search/search-adapter';
+import { fakeSearchBackendFor, itHandlesSearchTransport, searchFailure, searchFixture } from '../../../test/support/fake-search-backend';
 import { serperSearchAdapter } from './serper-search';
 
-let fake: FakeSearchBackend;
-beforeAll(async () => {
-  fake = await startFakeSearchBackend();
-});
-afterAll(() => fake.close());
-
-const call = (overrides: Partial<SearchCall> = {}) => searchCall(fakeBackend('serper', fake.url), overrides);
+const { fake, call } = fakeSearchBackendFor('serper');
 
 describe('Serper search adapter', () => {
   it('posts a web search to /search with X-API-KEY, region, language, time range and site operators', async () => {

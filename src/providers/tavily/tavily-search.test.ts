@@ -1,14 +1,7 @@
-import { fakeBackend, type FakeSearchBackend, itHandlesSearchTransport, searchCall, searchFailure, searchFixture, startFakeSearchBackend } from '../../../test/support/fake-search-backend';
-import type { SearchCall } from '../search/search-adapter';
+import { fakeSearchBackendFor, itHandlesSearchTransport, searchFailure, searchFixture } from '../../../test/support/fake-search-backend';
 import { tavilySearchAdapter } from './tavily-search';
 
-let fake: FakeSearchBackend;
-beforeAll(async () => {
-  fake = await startFakeSearchBackend();
-});
-afterAll(() => fake.close());
-
-const call = (overrides: Partial<SearchCall> = {}) => searchCall(fakeBackend('tavily', fake.url), overrides);
+const { fake, call } = fakeSearchBackendFor('tavily');
 
 describe('Tavily search adapter', () => {
   it('posts a basic web search with the key as a bearer token and usage asked for', async () => {

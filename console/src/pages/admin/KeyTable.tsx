@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/DataTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTime } from '../../lib/format';
 import type { ApiKey } from './admin-operations';
@@ -7,38 +8,24 @@ export function KeyTable({ keys }: { keys: ApiKey[] }) {
   if (keys.length === 0) return <p class="muted">No keys.</p>;
   const now = Date.now();
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>Keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Models</th>
-            <th scope="col">Created</th>
-            <th scope="col">State</th>
+    <DataTable caption="Keys" columns={['Name', 'Prefix', 'Models', 'Created', 'State']}>
+      {keys.map((k) => {
+        const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= now;
+        return (
+          <tr key={k.id} data-key-id={k.id}>
+            <td>
+              <div>{k.name}</div>
+              <code class="muted small">{k.id}</code>
+            </td>
+            <td>
+              <code>{k.keyPrefix}…</code>
+            </td>
+            <td class="small">{k.models.length ? k.models.join(', ') : 'every model'}</td>
+            <td class="nowrap">{formatTime(k.createdAt)}</td>
+            <td>{k.revokedAt ? <StatusBadge text="revoked" tone="bad" /> : expired ? <StatusBadge text="expired" tone="bad" /> : <StatusBadge text="active" tone="good" />}</td>
           </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => {
-            const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= now;
-            return (
-              <tr key={k.id} data-key-id={k.id}>
-                <td>
-                  <div>{k.name}</div>
-                  <code class="muted small">{k.id}</code>
-                </td>
-                <td>
-                  <code>{k.keyPrefix}…</code>
-                </td>
-                <td class="small">{k.models.length ? k.models.join(', ') : 'every model'}</td>
-                <td class="nowrap">{formatTime(k.createdAt)}</td>
-                <td>{k.revokedAt ? <StatusBadge text="revoked" tone="bad" /> : expired ? <StatusBadge text="expired" tone="bad" /> : <StatusBadge text="active" tone="good" />}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </DataTable>
   );
 }

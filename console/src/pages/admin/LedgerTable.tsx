@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/DataTable';
 import { CursorPager } from '../../components/CursorPager';
 import { ProblemNotice } from '../../components/ProblemNotice';
 import { formatMicrousd, formatTime } from '../../lib/format';
@@ -16,35 +17,20 @@ export function LedgerTable({ adminToken, accountId }: { adminToken: string; acc
       <ProblemNotice problem={ledger.problem} />
       {page && page.entries.length === 0 && <p class="muted">No ledger entries.</p>}
       {page && page.entries.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption>Ledger entries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Kind</th>
-                <th scope="col" class="number">Wallet</th>
-                <th scope="col" class="number">Charged</th>
-                <th scope="col">Request / key</th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((e) => (
-                <tr key={e.id} data-entry-id={e.id}>
-                  <td class="nowrap">{formatTime(e.createdAt)}</td>
-                  <td>{e.kind.replace(/_/g, ' ')}</td>
-                  <td class="number">{formatMicrousd(e.amountMicrousd)}</td>
-                  <td class="number">{formatMicrousd(e.chargedMicrousd)}</td>
-                  <td class="small">
-                    {e.requestId && <code>{e.requestId}</code>} {e.keyId && <code class="muted">{e.keyId}</code>}
-                  </td>
-                  <td>{e.note}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Ledger entries" columns={['Time', 'Kind', { label: 'Wallet', number: true }, { label: 'Charged', number: true }, 'Request / key', 'Note']}>
+          {page.entries.map((e) => (
+            <tr key={e.id} data-entry-id={e.id}>
+              <td class="nowrap">{formatTime(e.createdAt)}</td>
+              <td>{e.kind.replace(/_/g, ' ')}</td>
+              <td class="number">{formatMicrousd(e.amountMicrousd)}</td>
+              <td class="number">{formatMicrousd(e.chargedMicrousd)}</td>
+              <td class="small">
+                {e.requestId && <code>{e.requestId}</code>} {e.keyId && <code class="muted">{e.keyId}</code>}
+              </td>
+              <td>{e.note}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <CursorPager pages={pages} pageInfo={page && { endCursor: page.nextBefore, hasNextPage: page.hasMore }} label="Ledger" />
     </section>

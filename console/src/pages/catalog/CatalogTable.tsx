@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/DataTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatCount } from '../../lib/format';
 import type { CatalogEntry } from './catalog-entry';
@@ -11,49 +12,35 @@ import { PriceTable } from './PriceTable';
 export function CatalogTable({ entries }: { entries: CatalogEntry[] }) {
   if (entries.length === 0) return <p class="muted">No models match.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Catalog</caption>
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col">Endpoints</th>
-            <th scope="col">Limits</th>
-            <th scope="col">Takes</th>
-            <th scope="col">Prices</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((m) => (
-            <tr key={m.id} data-model-id={m.id}>
-              <td>
-                <strong>{m.id}</strong>
-                <div class="muted small">
-                  {m.family} · {m.ownedBy} · {m.routing.routes} route{m.routing.routes === 1 ? '' : 's'}
-                </div>
-              </td>
-              <td>
-                <ul class="plain">
-                  {m.supportedEndpoints.map((e) => (
-                    <li key={e.path}>
-                      <code class="small">{e.path}</code> <StatusBadge text={e.mode} tone={e.mode === 'native' ? 'good' : 'neutral'} />
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td class="small nowrap">
-                {m.contextWindow > 0 && <div>context {formatCount(m.contextWindow)}</div>}
-                {m.maxOutputTokens !== null && <div>output {formatCount(m.maxOutputTokens)}</div>}
-              </td>
-              <td class="small">{features(m).join(', ') || '—'}</td>
-              <td>
-                <PriceTable lanes={m.pricing.lanes} currency={m.pricing.currency} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Catalog" captionHidden columns={['Model', 'Endpoints', 'Limits', 'Takes', 'Prices']}>
+      {entries.map((m) => (
+        <tr key={m.id} data-model-id={m.id}>
+          <td>
+            <strong>{m.id}</strong>
+            <div class="muted small">
+              {m.family} · {m.ownedBy} · {m.routing.routes} route{m.routing.routes === 1 ? '' : 's'}
+            </div>
+          </td>
+          <td>
+            <ul class="plain">
+              {m.supportedEndpoints.map((e) => (
+                <li key={e.path}>
+                  <code class="small">{e.path}</code> <StatusBadge text={e.mode} tone={e.mode === 'native' ? 'good' : 'neutral'} />
+                </li>
+              ))}
+            </ul>
+          </td>
+          <td class="small nowrap">
+            {m.contextWindow > 0 && <div>context {formatCount(m.contextWindow)}</div>}
+            {m.maxOutputTokens !== null && <div>output {formatCount(m.maxOutputTokens)}</div>}
+          </td>
+          <td class="small">{features(m).join(', ') || '—'}</td>
+          <td>
+            <PriceTable lanes={m.pricing.lanes} currency={m.pricing.currency} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/DataTable';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { formatBytes, formatTime } from '../../lib/format';
 import type { FileRow } from './file-operations';
@@ -6,46 +7,28 @@ import type { FileRow } from './file-operations';
 export function FileTable({ files, onDownload, onDelete }: { files: FileRow[]; onDownload(file: FileRow): void; onDelete(file: FileRow): void }) {
   if (files.length === 0) return <p class="muted">No files. Upload one above.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Files</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Purpose</th>
-            <th scope="col" class="number">Size</th>
-            <th scope="col">Type</th>
-            <th scope="col">Uploaded</th>
-            <th scope="col">Expires</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {files.map((file) => (
-            <tr key={file.id} data-file-id={file.id}>
-              <td>
-                <div>{file.filename}</div>
-                <code class="muted small">{file.id}</code>
-              </td>
-              <td>{file.purpose.toLowerCase()}</td>
-              <td class="number nowrap">{formatBytes(file.bytes)}</td>
-              <td>
-                <code class="small">{file.mimeType}</code>
-              </td>
-              <td class="nowrap">{formatTime(file.createdAt)}</td>
-              <td class="nowrap">{formatTime(file.expiresAt)}</td>
-              <td class="actions">
-                <button type="button" class="link-button" onClick={() => onDownload(file)} aria-label={`Download ${file.filename}`}>
-                  Download
-                </button>
-                <ConfirmButton label="Delete" question={`Delete ${file.filename}?`} onConfirm={() => onDelete(file)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Files" captionHidden columns={['Name', 'Purpose', { label: 'Size', number: true }, 'Type', 'Uploaded', 'Expires', { label: 'Actions', labelHidden: true }]}>
+      {files.map((file) => (
+        <tr key={file.id} data-file-id={file.id}>
+          <td>
+            <div>{file.filename}</div>
+            <code class="muted small">{file.id}</code>
+          </td>
+          <td>{file.purpose.toLowerCase()}</td>
+          <td class="number nowrap">{formatBytes(file.bytes)}</td>
+          <td>
+            <code class="small">{file.mimeType}</code>
+          </td>
+          <td class="nowrap">{formatTime(file.createdAt)}</td>
+          <td class="nowrap">{formatTime(file.expiresAt)}</td>
+          <td class="actions">
+            <button type="button" class="link-button" onClick={() => onDownload(file)} aria-label={`Download ${file.filename}`}>
+              Download
+            </button>
+            <ConfirmButton label="Delete" question={`Delete ${file.filename}?`} onConfirm={() => onDelete(file)} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/DataTable';
 import { formatTime } from '../../lib/format';
 import { TaskResult } from './TaskResult';
 import { TaskStatusBadge } from './TaskStatusBadge';
@@ -7,43 +8,28 @@ import type { VideoTask } from './video-task';
 export function TaskTable({ tasks, apiKey }: { tasks: VideoTask[]; apiKey: string }) {
   if (tasks.length === 0) return <p class="muted">No video tasks yet. Submit one above; it appears here and updates live.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Video tasks</caption>
-        <thead>
-          <tr>
-            <th scope="col">Task</th>
-            <th scope="col">Model</th>
-            <th scope="col">Status</th>
-            <th scope="col">Progress</th>
-            <th scope="col">Submitted</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tasks.map((task) => (
-            <tr key={task.id} data-task-id={task.id}>
-              <td>
-                <div class="prompt" title={task.prompt}>
-                  {task.prompt}
-                </div>
-                <code class="muted small">{task.id}</code>
-              </td>
-              <td>{task.model}</td>
-              <td>
-                <TaskStatusBadge status={task.status} />
-              </td>
-              <td>
-                <progress max={100} value={task.progress} aria-label={`Progress of ${task.id}`} /> <span class="small">{task.progress} %</span>
-              </td>
-              <td class="nowrap">{formatTime(task.createdAt)}</td>
-              <td>
-                <TaskResult task={task} apiKey={apiKey} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Video tasks" captionHidden columns={['Task', 'Model', 'Status', 'Progress', 'Submitted', 'Result']}>
+      {tasks.map((task) => (
+        <tr key={task.id} data-task-id={task.id}>
+          <td>
+            <div class="prompt" title={task.prompt}>
+              {task.prompt}
+            </div>
+            <code class="muted small">{task.id}</code>
+          </td>
+          <td>{task.model}</td>
+          <td>
+            <TaskStatusBadge status={task.status} />
+          </td>
+          <td>
+            <progress max={100} value={task.progress} aria-label={`Progress of ${task.id}`} /> <span class="small">{task.progress} %</span>
+          </td>
+          <td class="nowrap">{formatTime(task.createdAt)}</td>
+          <td>
+            <TaskResult task={task} apiKey={apiKey} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

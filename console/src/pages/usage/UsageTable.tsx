@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/DataTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatCount, formatMicrousd, formatTime } from '../../lib/format';
 import type { UsageRecordRow } from './usage-operations';
@@ -6,46 +7,30 @@ import type { UsageRecordRow } from './usage-operations';
 export function UsageTable({ records }: { records: UsageRecordRow[] }) {
   if (records.length === 0) return <p class="muted">No usage records match.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Usage records</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Request</th>
-            <th scope="col">Model</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Status</th>
-            <th scope="col" class="number">Tokens in / out</th>
-            <th scope="col" class="number">Charge</th>
+    <DataTable caption="Usage records" captionHidden columns={['Time', 'Request', 'Model', 'Endpoint', 'Status', { label: 'Tokens in / out', number: true }, { label: 'Charge', number: true }]}>
+      {records.map((r) => {
+        const status = r.routing?.statusCode;
+        return (
+          <tr key={r.id} data-record-id={r.id}>
+            <td class="nowrap">{formatTime(r.createdAt)}</td>
+            <td>
+              <code class="small">{r.id}</code>
+            </td>
+            <td>{r.model}</td>
+            <td>
+              <code class="small">{r.endpoint}</code>
+            </td>
+            <td>{status === undefined ? '—' : <StatusBadge text={String(status)} tone={status < 400 ? 'good' : 'bad'} />}</td>
+            <td class="number">
+              {formatCount(r.usage.promptTokens)} / {formatCount(r.usage.completionTokens)}
+            </td>
+            <td class="number">
+              {formatMicrousd(r.billing.amountMicrousd)}
+              {r.billing.state !== 'final' && <span class="muted small"> {r.billing.state}</span>}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {records.map((r) => {
-            const status = r.routing?.statusCode;
-            return (
-              <tr key={r.id} data-record-id={r.id}>
-                <td class="nowrap">{formatTime(r.createdAt)}</td>
-                <td>
-                  <code class="small">{r.id}</code>
-                </td>
-                <td>{r.model}</td>
-                <td>
-                  <code class="small">{r.endpoint}</code>
-                </td>
-                <td>{status === undefined ? '—' : <StatusBadge text={String(status)} tone={status < 400 ? 'good' : 'bad'} />}</td>
-                <td class="number">
-                  {formatCount(r.usage.promptTokens)} / {formatCount(r.usage.completionTokens)}
-                </td>
-                <td class="number">
-                  {formatMicrousd(r.billing.amountMicrousd)}
-                  {r.billing.state !== 'final' && <span class="muted small"> {r.billing.state}</span>}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </DataTable>
   );
 }

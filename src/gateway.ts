@@ -76,6 +76,8 @@ import { responsesRoute } from './responses/responses-router';
 import { RateLimits } from './limits/rate-limits';
 import { closeRateLimitRedis, openRateLimitRedis } from './limits/rate-limit-redis';
 
+/** At shutdown, how long a request still arriving (its headers or body half-sent) may take to finish arriving. */
+const HALF_SENT_GRACE_MS = 1_000;
 export interface GatewayOptions {
   env: GatewayEnv;
   rawEnv: NodeJS.ProcessEnv;
@@ -272,7 +274,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();
+        // Past the grace period, requests still in flight are cut. Otherwise what is left is a request still arriving
+        // (headers or body half-sent, a slow or stalled client): it gets a moment, not Node's 60 s header time-out.
         if (!idle) httpServer.closeAllConnections();
+        else setTimeout(() => httpServer.closeAllConnections(), HALF_SENT_GRACE_MS).unref();
       });
       // Streams cut by closing their connections settle a moment later; their records go in before the flush.
       if (!(await recorder.allHandedOver(5_000))) logger.error('some requests did not hand over their usage records before shutdown');

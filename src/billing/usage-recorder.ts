@@ -1,4 +1,4 @@
-import { tracer, tracingOn } from '../observability/tracing';
+import { inSpan, startChildSpan } from '../observability/tracing';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { PricingSource } from './pricing';
 import type { SpendGuard } from './spend-guard';
@@ -72,14 +72,8 @@ export class UsageRecorder {
       'gateway.pricing_version': row.pricingVersion,
       ...(row.errorCode ? { 'error.type': row.errorCode } : {}),
     });
-    if (!tracingOn()) return this.writer.write(row);
     // From the record's hand-over to its commit (group-committed with others, or spooled).
-    await tracer().startActiveSpan('usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } }, async (span) => {
-      try {
-        await this.writer.write(row);
-      } finally {
-        span.end();
-      }
-    });
+    const span = startChildSpan(input.span, 'usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } });
+    return inSpan(span, () => this.writer.write(row));
   }
 }

@@ -3,7 +3,6 @@ import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
 import type { DecisionStage, SearchUsage } from './usage-record-columns';
 import type { PricedRoute, SpendEstimate } from './spend-estimate';
 import type { Span } from '@opentelemetry/api';
-import { activeSpan } from '../observability/tracing';
 import type { UsageRecorder } from './usage-recorder';
 
 export interface Settlement {
@@ -44,8 +43,6 @@ export class UsageTicket {
   private written = false;
   /** Told the settlement as it is made (before the write): rate limits correct their token estimate here. */
   private settledListeners: ((s: Settlement) => void)[] = [];
-  /** The request's span while traces are on: the record's usage and charge are set on it. */
-  private readonly span: Span | undefined = activeSpan();
 
   /**
    * Records what the client asked for before it is validated, so a refused
@@ -64,6 +61,8 @@ export class UsageTicket {
     readonly endpoint: string,
     readonly createdAt: Date,
     private readonly startedAtMs: number,
+    /** The request's span while traces are on: the record's usage and charge are set on it, and its write is a child. */
+    private readonly span?: Span,
   ) {
     recorder.opened(this);
   }

@@ -1,4 +1,5 @@
-import { activeSpan, tracingRecordsContent } from '../observability/tracing';
+import type { Span } from '@opentelemetry/api';
+import { tracingRecordsContent } from '../observability/tracing';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { EndpointType } from '../config/gateway-config-schema';
 import { Errors } from '../errors/errors';
@@ -74,9 +75,9 @@ export class ChatService {
     const { req, candidates } = this.prepare(ctx, raw, entry);
     return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
       const { candidate } = attempt;
-      const result = await adapterFor(candidate).complete(this.call(ctx, candidate));
+      const result = await adapterFor(candidate).complete(this.call(ctx, attempt));
       const completion = this.present(ctx, req, result.completion);
-      noteOnSpan(req, completion);
+      noteOnSpan(attempt.span, req, completion);
       const reasoningText = completion.choices.map((c) => c.message.reasoning_content ?? '').join('');
       const reported = result.usage && withReasoningEstimate(result.usage, reasoningText);
       const usage = reported
@@ -97,7 +98,7 @@ export class ChatService {
     const { req, candidates } = this.prepare(ctx, raw, entry);
     if (!req.stream) throw new GatewayError('invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
     return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
-      const upstream = adapterFor(attempt.candidate).stream(this.call(ctx, attempt.candidate));
+      const upstream = adapterFor(attempt.candidate).stream(this.call(ctx, attempt));
       const first = await upstream.next();
       return this.relay(ctx, req, attempt, upstream, first);
     }, { explain: explainRefusal, wasStreaming: true, spend: () => spendEstimateOf('chat', raw) });
@@ -128,7 +129,7 @@ export class ChatService {
         chunk.model = req.model;
         chunk.created = created;
         for (const choice of chunk.choices) {
-          if (choice.finish_reason) activeSpan()?.setAttribute('gen_ai.response.finish_reasons', [choice.finish_reason]);
+          if (choice.finish_reason) ctx.span?.setAttribute('gen_ai.response.finish_reasons', [choice.finish_reason]);
           const d = choice.delta;
           if (d.content) outputText += d.content;
           if (d.reasoning_content) {
@@ -152,13 +153,14 @@ export class ChatService {
     });
   }
 
-  private call(ctx: RequestContext, candidate: PreparedCandidate): ChatCall {
+  private call(ctx: RequestContext, { candidate, span }: RouteAttempt<PreparedCandidate>): ChatCall {
     return {
       provider: candidate.route.provider,
       upstreamModel: candidate.route.upstreamModel,
       family: candidate.model.config.family,
       request: candidate.upstreamRequest,
       signal: ctx.signal,
+      span,
     };
   }
 
@@ -195,8 +197,7 @@ export function completionId(requestId: string): string {
  * reasons, and the prompt and completion only when the operator opted in
  * (GATEWAY_TRACE_CONTENT=true).
  */
-function noteOnSpan(req: ChatRequest, completion: ChatCompletion): void {
-  const span = activeSpan();
+function noteOnSpan(span: Span | undefined, req: ChatRequest, completion: ChatCompletion): void {
   if (!span) return;
   span.setAttribute('gen_ai.response.finish_reasons', completion.choices.map((c) => c.finish_reason ?? 'unknown'));
   if (tracingRecordsContent()) {

@@ -88,7 +88,7 @@ export class DecisionService {
     try {
       return await tryRoutes(ctx, this.metrics, attempts, async (attempt) => {
         const request = evaluationRequest(req, questions, images, attempt.candidate);
-        const structured = await completeStructured(ctx, attempt.candidate, request, evaluationDeadline, `The decision model "${model.id}"`);
+        const structured = await completeStructured(ctx, attempt, request, evaluationDeadline, `The decision model "${model.id}"`);
         const answers = readAnswers(structured.content, structured.logprobs, questions);
         await ctx.ticket.settle({ ...settlementOf(attempt, { statusCode: 200, usage: structured.usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }), decision: record });
         const usage = { prompt_tokens: structured.usage.promptTokens, completion_tokens: structured.usage.completionTokens, total_tokens: structured.usage.promptTokens + structured.usage.completionTokens };

@@ -83,7 +83,7 @@ export class QuestionGenerator {
       max_completion_tokens: Math.min(GENERATION_MAX_TOKENS, generator.config.max_output_tokens ?? GENERATION_MAX_TOKENS),
     });
     const stage = openModelCall(this.deps.recorder, this.deps.logger, {
-      requestId: newRequestId(), principal: ctx.principal, endpoint: DECISIONS_ENDPOINT, createdAt: new Date(), startedAt: performance.now(),
+      requestId: newRequestId(), principal: ctx.principal, endpoint: DECISIONS_ENDPOINT, createdAt: new Date(), startedAt: performance.now(), span: ctx.span,
     });
     const gen: RequestContext = { ...stage.context, signal: ctx.signal };
     gen.ticket.noteRequestedModel(generator.id);
@@ -92,7 +92,7 @@ export class QuestionGenerator {
     let answer;
     try {
       answer = await tryRoutes(gen, this.deps.metrics, candidates, async (attempt) => {
-        const structured = await completeStructured(gen, attempt.candidate, request, deadline, `The question generator "${generator.id}"`);
+        const structured = await completeStructured(gen, attempt, request, deadline, `The question generator "${generator.id}"`);
         await gen.ticket.settle({ ...settlementOf(attempt, { statusCode: 200, usage: structured.usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }), decision: record });
         return structured;
       }, { spend: () => spendEstimateOf('chat', request), failedRecord: () => ({ decision: record }) });

@@ -1,7 +1,7 @@
 import { estimateLocally } from '../billing/local-usage-estimate';
 import { measuredFromProvider } from '../billing/measured-usage';
 import type { MeasuredUsage } from '../billing/usage-record';
-import type { Candidate } from '../catalog/catalog';
+import type { RouteAttempt } from '../model-call/route-attempts';
 import { GatewayError } from '../errors/gateway-error';
 import type { RequestContext } from '../model-call/request-context';
 import type { ChatRequest } from '../providers/chat-request';
@@ -24,14 +24,14 @@ export interface StructuredAnswer {
  * not retried: the time is spent), never mistaken for the client leaving.
  * Usage is the provider's, or the gateway's count when it reported none.
  */
-export async function completeStructured(ctx: RequestContext, candidate: Candidate, request: ChatRequest, deadline: AbortSignal, what: string): Promise<StructuredAnswer> {
+export async function completeStructured(ctx: RequestContext, { candidate, span }: RouteAttempt, request: ChatRequest, deadline: AbortSignal, what: string): Promise<StructuredAnswer> {
   const { route, model } = candidate;
   const adapter = chatAdapterFor(route.provider.type);
   if (!adapter) throw new GatewayError('provider_not_supported', `The ${route.provider.type} provider of "${model.id}" does not speak a chat protocol, which ${what} needs.`);
   let result;
   try {
     result = await adapter.complete({
-      provider: route.provider, upstreamModel: route.upstreamModel, family: model.config.family, request, signal: AbortSignal.any([ctx.signal, deadline]),
+      provider: route.provider, upstreamModel: route.upstreamModel, family: model.config.family, request, signal: AbortSignal.any([ctx.signal, deadline]), span,
     });
   } catch (err) {
     if (deadline.aborted && !ctx.signal.aborted) throw new UpstreamError(`${what} did not answer in time`, { status: 0, retryable: false, cause: 'timeout' });

@@ -33,7 +33,7 @@ export class EmbeddingsService {
       if (inputs > spec.max_inputs) throw new GatewayError('invalid_parameter', `"input" has ${inputs} items; "${model.id}" takes at most ${spec.max_inputs} per request.`, { param: 'input' });
       if (req.dimensions) checkDimensions(model.id, spec, req.dimensions);
       checkInputLengths(model.id, model.config.max_input_tokens ?? model.config.context_window, req.input);
-      const { body, usage, usageProblem } = await embedOnRoute(route, req, ctx.signal);
+      const { body, usage, usageProblem } = await embedOnRoute(route, req, { signal: ctx.signal, span: attempt.span });
       if (usageProblem) ctx.logger.warn('upstream embeddings usage refused; billing a local estimate', { provider: route.provider.name, reason: usageProblem, upstream_usage: JSON.stringify(body.usage).slice(0, 500) });
       const measured = embeddingsUsage(usage, req.input);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage: measured, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));

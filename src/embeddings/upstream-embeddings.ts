@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error';
 import { createGeminiEmbeddings } from '../providers/gemini/gemini-embeddings';
 import { createOpenAIEmbeddings, type EmbeddingsResult } from '../providers/openai/openai-embeddings';
 import { createVoyageEmbeddings } from '../providers/voyage/voyage-embeddings';
+import type { UpstreamScope } from '../providers/http-client';
 import type { EmbeddingsRequest } from './embeddings-request-schema';
 
 /**
@@ -14,16 +15,16 @@ import type { EmbeddingsRequest } from './embeddings-request-schema';
  * their vectors in the encoding asked for, base64 being what the openai SDK
  * asks for.
  */
-export async function embedOnRoute(route: CatalogRoute, req: EmbeddingsRequest, signal: AbortSignal): Promise<EmbeddingsResult> {
+export async function embedOnRoute(route: CatalogRoute, req: EmbeddingsRequest, scope: UpstreamScope): Promise<EmbeddingsResult> {
   switch (route.provider.type) {
     case 'openai':
-      return createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, signal);
+      return createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, scope);
     case 'gemini': {
-      const vectors = await createGeminiEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, signal });
+      const vectors = await createGeminiEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, ...scope });
       return { body: openAIShape(vectors, req, route.upstreamModel), usage: null };
     }
     case 'voyage': {
-      const { vectors, usage } = await createVoyageEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, signal });
+      const { vectors, usage } = await createVoyageEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, ...scope });
       return { body: openAIShape(vectors, req, route.upstreamModel), usage };
     }
     default:

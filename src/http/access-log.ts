@@ -3,6 +3,8 @@ import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
 import { requestPath, type HttpRequest, type HttpResponse, type Next } from './http-types';
 import { locals } from './request-locals';
+import { requestSpan } from './traced-listener';
+import { traceFields } from '../observability/tracing';
 
 /** The matched route of an express request (`req.baseUrl` + `req.route.path`). */
 interface ExpressRouteInfo {
@@ -34,6 +36,7 @@ export function accessLog(logger: Logger, metrics: GatewayMetrics, logRequests: 
           status,
           duration_ms: Math.round(seconds * 1e4) / 10,
           key_id: l.principal?.keyId,
+          ...traceFields(requestSpan(res)),
         });
       }
     };

@@ -3,6 +3,7 @@ import { openModelCall } from '../model-call/open-model-call';
 import type { Logger } from '../observability/logger';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 import { locals } from './request-locals';
+import { requestSpan } from './traced-listener';
 
 /**
  * For endpoints that call a model: opens the model call (its usage ticket
@@ -12,7 +13,7 @@ import { locals } from './request-locals';
 export function modelCallContext(endpoint: string, recorder: UsageRecorder, logger: Logger) {
   return (_req: HttpRequest, res: HttpResponse, next: Next): void => {
     const l = locals(res);
-    const { context, abort } = openModelCall(recorder, logger, { requestId: l.requestId, principal: l.principal!, endpoint, createdAt: l.createdAt, startedAt: l.startedAt });
+    const { context, abort } = openModelCall(recorder, logger, { requestId: l.requestId, principal: l.principal!, endpoint, createdAt: l.createdAt, startedAt: l.startedAt, span: requestSpan(res) });
     res.once('close', () => {
       if (res.writableFinished) return;
       abort.abort();

@@ -1,5 +1,6 @@
 import type { UsageTicket } from '../billing/usage-ticket';
 import type { Principal } from '../keys/principal';
+import type { Span } from '@opentelemetry/api';
 import type { Logger } from '../observability/logger';
 
 /** What a capability service needs to know about the request it serves, whichever door (REST, GraphQL) it came through. */
@@ -11,4 +12,6 @@ export interface RequestContext {
   /** The request's one usage record. */
   ticket: UsageTicket;
   logger: Logger;
+  /** The request's span while traces are on: upstream attempts and the record write are its children. */
+  span?: Span;
 }

@@ -9,9 +9,9 @@ import { UpstreamError } from '../providers/upstream-error';
 import { pricedRoutes } from './call-spend-estimate';
 import type { RequestContext } from './request-context';
 import { toGatewayError } from './to-gateway-error';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiOperation, genAiProvider } from '../observability/gen-ai-names';
-import { tracer, tracingOn } from '../observability/tracing';
+import { inSpan, startChildSpan } from '../observability/tracing';
 
 /** Client disconnected before the answer was complete (nginx's convention). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -30,6 +30,8 @@ export interface RouteCandidate {
 export interface RouteAttempt<C extends RouteCandidate = Candidate> {
   candidate: C;
   number: number;
+  /** The attempt's span while traces are on (a child of the request's): its upstream calls carry it on as `traceparent`. */
+  span?: Span;
 }
 
 /** What a capability says of an attempt's end; the route it was served by is filled in from the attempt. */
@@ -108,10 +110,10 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
   // Non-streamed calls resolve with the whole answer; streamed ones with their first event.
   const latency = options.wasStreaming ? metrics.upstreamTimeToFirstToken : metrics.upstreamDuration;
   for (const [i, candidate] of candidates.entries()) {
-    const attempt = { candidate, number: i + 1 };
+    const attempt: RouteAttempt<C> = { candidate, number: i + 1, span: ctx.span && attemptSpan(ctx, candidate, i + 1) };
     const started = performance.now();
     try {
-      const answer = tracingOn() ? await inAttemptSpan(ctx, attempt, run) : await run(attempt);
+      const answer = await inSpan(attempt.span, () => run(attempt));
       latency.observe({ provider: candidate.route.provider.name, model: candidate.model.id }, (performance.now() - started) / 1000);
       return answer;
     } catch (err) {
@@ -138,10 +140,9 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
  * conventions: operation, provider, requested and upstream model); a failure
  * is recorded on it. For a stream it covers the call until the first event.
  */
-function inAttemptSpan<C extends RouteCandidate, T>(ctx: RequestContext, attempt: RouteAttempt<C>, run: (attempt: RouteAttempt<C>) => Promise<T>): Promise<T> {
-  const { route, model } = attempt.candidate;
+function attemptSpan(ctx: RequestContext, { route, model }: RouteCandidate, number: number): Span | undefined {
   const operation = genAiOperation(ctx.ticket.endpoint);
-  return tracer().startActiveSpan(`${operation} ${model.id}`, {
+  return startChildSpan(ctx.span, `${operation} ${model.id}`, {
     kind: SpanKind.CLIENT,
     attributes: {
       'gen_ai.operation.name': operation,
@@ -150,18 +151,8 @@ function inAttemptSpan<C extends RouteCandidate, T>(ctx: RequestContext, attempt
       'gen_ai.response.model': route.upstreamModel,
       'gateway.request_id': ctx.requestId,
       'gateway.route.provider': route.provider.name,
-      'gateway.attempt': attempt.number,
+      'gateway.attempt': number,
     },
-  }, async (span) => {
-    try {
-      return await run(attempt);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
-      throw err;
-    } finally {
-      span.end();
-    }
   });
 }
 

@@ -1,12 +1,12 @@
 import pino, { type Logger as PinoLogger } from 'pino';
-import { traceFields } from './tracing';
 
 /**
  * Structured logs with pino: one JSON object per line (`time` in ISO 8601,
  * `level` by name, `msg`, and the fields), so that any log shipper indexes
  * them without parsing prose. Every line of a request carries its
  * `request_id` (a child logger), and, while traces are exported, the
- * `trace_id` and `span_id` of the span it was written in. Secrets are
+ * `trace_id` and `span_id` of the request's span (the same child logger,
+ * and the access log line). Secrets are
  * redacted by path, whatever logged them.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -42,7 +42,6 @@ export function createLogger(
         timestamp: pino.stdTimeFunctions.isoTime,
         formatters: { level: (label) => ({ level: label }), log: readableValues },
         redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-        mixin: traceFields,
       },
       destination,
     ),

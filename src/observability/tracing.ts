@@ -1,4 +1,5 @@
-import { context, propagation, trace, type Span, type Tracer } from '@opentelemetry/api';
+import type { IncomingHttpHeaders } from 'node:http';
+import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 /**
@@ -11,9 +12,10 @@ import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
  * request path checks one boolean.
  */
 let provider: NodeTracerProvider | undefined;
+let activeTracer: Tracer | undefined;
 let recordContent = false;
 
-export const TRACER_NAME = 'model-gateway';
+const TRACER_NAME = 'model-gateway';
 
 export interface TracingSettings {
   /** Whether spans are exported. */
@@ -39,9 +41,12 @@ export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings {
 
 /**
  * Starts exporting spans (once per process): a tracer provider with a
- * batching OTLP/HTTP exporter, registered with the AsyncLocalStorage
- * context manager and the W3C trace-context propagator, so that a client's
- * `traceparent` is continued and passed on upstream.
+ * batching OTLP/HTTP exporter and the W3C trace-context propagator, so that
+ * a client's `traceparent` is continued and passed on upstream. No context
+ * manager is registered: spans are handed from the request to its attempts
+ * and record write explicitly (the request context, the attempt, the usage
+ * ticket), which spares every promise of the process the cost of
+ * AsyncLocalStorage's hooks.
  */
 export function startTracing(settings: TracingSettings, serviceVersion: string): void {
   recordContent = settings.recordContent;
@@ -55,7 +60,8 @@ export function startTracing(settings: TracingSettings, serviceVersion: string):
     resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(settings.url ? { url: settings.url } : {}))],
   });
-  provider.register();
+  provider.register({ contextManager: null });
+  activeTracer = provider.getTracer(TRACER_NAME, serviceVersion);
 }
 
 /** Sends the spans not exported yet (at shutdown, and in tests). */
@@ -65,32 +71,58 @@ export async function flushTraces(): Promise<void> {
 
 /** Whether spans are being made: the hot path's one check. */
 export function tracingOn(): boolean {
-  return provider !== undefined;
+  return activeTracer !== undefined;
 }
 
 /** Whether prompt and completion content may be recorded on spans (the operator opted in). */
 export function tracingRecordsContent(): boolean {
-  return provider !== undefined && recordContent;
+  return activeTracer !== undefined && recordContent;
 }
 
-export function tracer(): Tracer {
-  return trace.getTracer(TRACER_NAME);
+/** A request's server span, continuing the trace of the `traceparent` in its headers; none while traces are off. */
+export function startServerSpan(name: string, options: SpanOptions, headers: IncomingHttpHeaders): Span | undefined {
+  if (!activeTracer) return undefined;
+  return activeTracer.startSpan(name, { ...options, kind: SpanKind.SERVER }, propagation.extract(ROOT_CONTEXT, headers));
 }
 
-/** The span of the current request or attempt, when traces are on. */
-export function activeSpan(): Span | undefined {
-  return provider ? trace.getActiveSpan() : undefined;
+/** A child of `parent` (a request's span, an attempt's); none while traces are off or without a parent. */
+export function startChildSpan(parent: Span | undefined, name: string, options: SpanOptions): Span | undefined {
+  if (!activeTracer || !parent) return undefined;
+  return activeTracer.startSpan(name, options, trace.setSpan(ROOT_CONTEXT, parent));
 }
 
-/** Adds the current trace context (`traceparent`, `tracestate`) to outgoing headers, when traces are on. */
-export function injectTraceHeaders(headers: Record<string, string | number | string[] | undefined>): void {
-  if (provider) propagation.inject(context.active(), headers);
+/** A span that starts a trace of its own (work outside any request, such as the video poller's); none while traces are off. */
+export function startRootSpan(name: string, options: SpanOptions): Span | undefined {
+  return activeTracer?.startSpan(name, { ...options, root: true });
 }
 
-/** The active span's ids for a log line; nothing when no span is active (traces off, or outside a request). */
-export function traceFields(): Record<string, string> {
-  if (!provider) return {};
-  const span = trace.getActiveSpan();
+/**
+ * Runs `work` as the span's: a failure is recorded on it, and it ends when
+ * the work does. Without a span (traces off) this is `work()`.
+ */
+export function inSpan<T>(span: Span | undefined, work: () => Promise<T>): Promise<T> {
+  return span ? endsWith(span, work) : work();
+}
+
+async function endsWith<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof Error) span.recordException(err);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+/** Adds the span's trace context (`traceparent`, `tracestate`) to outgoing headers: its trace continues upstream. */
+export function injectTraceHeaders(headers: Record<string, string | number | string[] | undefined>, span: Span | undefined): void {
+  if (span) propagation.inject(trace.setSpan(ROOT_CONTEXT, span), headers);
+}
+
+/** A span's ids for log lines: nothing without a span. */
+export function traceFields(span: Span | undefined): Record<string, string> {
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };

@@ -2,6 +2,7 @@ import type { ChatRequest } from './chat-request';
 import type { ResolvedProvider } from './resolved-provider';
 import type { ChatCompletion, ChatCompletionChunk } from './chat-types';
 import type { ProviderUsage } from './usage';
+import type { UpstreamScope } from './http-client';
 
 /**
  * A chat request after the gateway's rules were applied: the client's
@@ -20,13 +21,12 @@ export interface UpstreamChatRequest extends ChatRequest {
   thinking?: { enabled: boolean; budgetTokens?: number; effort?: string; includeThoughts?: boolean };
 }
 
-export interface ChatCall {
+export interface ChatCall extends UpstreamScope {
   provider: ResolvedProvider;
   upstreamModel: string;
   /** Model family from the catalog (`openai`, `openai-reasoning`, `anthropic`, `gemini`, ...). */
   family: string;
   request: UpstreamChatRequest;
-  signal: AbortSignal;
 }
 
 export interface ChatResult {

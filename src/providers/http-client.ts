@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import type { Span } from '@opentelemetry/api';
 import { injectTraceHeaders } from '../observability/tracing';
 import { ForbiddenAddressError, publicOnlyLookup } from './public-address';
 import { parseSse, type SseEvent } from './sse-parser';
@@ -28,12 +29,17 @@ export interface UpstreamResponse {
   body: Readable;
 }
 
-export interface UpstreamRequest {
+/** What every upstream call carries: the abort that stops it and, while traces are on, the attempt's span it continues upstream (W3C `traceparent`). */
+export interface UpstreamScope {
+  signal: AbortSignal;
+  span?: Span;
+}
+
+export interface UpstreamRequest extends UpstreamScope {
   method?: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body?: string | Buffer;
-  signal: AbortSignal;
   /** Time allowed until the response headers arrive, and between body chunks after that. */
   timeoutMs: number;
   /** Connect only to public addresses (server-side fetches of client-given URLs, no SSRF). */
@@ -64,8 +70,7 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
     if (!transport) return reject(new UpstreamError(`the upstream URL is not http(s): ${req.url}`, { status: 0, retryable: false }));
     const headers: OutgoingHttpHeaders = { ...req.headers };
-    // The attempt's span continues upstream (W3C traceparent), while traces are on.
-    injectTraceHeaders(headers);
+    injectTraceHeaders(headers, req.span);
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
     let response: IncomingMessage | undefined;
     const out = transport.request(url, {

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ResolvedProvider } from './resolved-provider';
+import type { UpstreamScope } from './http-client';
 
 /**
  * Asynchronous video generation upstreams. Every provider implements the
@@ -40,10 +41,9 @@ export interface VideoPoll {
   raw: unknown;
 }
 
-export interface VideoCall {
+export interface VideoCall extends UpstreamScope {
   provider: ResolvedProvider;
   upstreamModel: string;
-  signal: AbortSignal;
 }
 
 export interface VideoContent {

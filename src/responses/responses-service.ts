@@ -64,7 +64,7 @@ export class ResponsesService {
       return { body: toResponse(req, completion, id, createdAt), headers };
     }
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
-      const result = await openaiResponsesAdapter.create(this.call(ctx, attempt.candidate, prepared.forward, false));
+      const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared.forward, false));
       const response = present(result.response, id, req.model);
       const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
@@ -88,7 +88,7 @@ export class ResponsesService {
       return { body: toResponseEvents(req, chunks, id, createdAt), headers };
     }
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
-      const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt.candidate, prepared.forward, true));
+      const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared.forward, true));
       const first = await upstream.next();
       return this.relay(ctx, req, attempt, upstream, first, id);
     }, { wasStreaming: true, spend: () => spendEstimateOf('responses', prepared.forward) });
@@ -112,8 +112,8 @@ export class ResponsesService {
     return { req, forward, native: native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [], headers };
   }
 
-  private call(ctx: RequestContext, candidate: Candidate, body: Record<string, unknown>, stream: boolean): ResponsesCall {
-    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, body: { ...body, stream }, signal: ctx.signal };
+  private call(ctx: RequestContext, { candidate, span }: RouteAttempt, body: Record<string, unknown>, stream: boolean): ResponsesCall {
+    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, body: { ...body, stream }, signal: ctx.signal, span };
   }
 
   /** Passes the upstream's events through in order (its ids and model made the gateway's) and settles the usage record at the end. */

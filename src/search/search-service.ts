@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { searchPricedAs, WEB_SEARCH_LANE } from '../billing/price-table';
 import type { PricedRoute } from '../billing/spend-estimate';
 import type { RouteReceipt, SearchUsage } from '../billing/usage-record-columns';
@@ -83,7 +84,7 @@ export class SearchService {
 
     return attemptRoutes(ctx, this.metrics, candidates, async (attempt) => {
       const { backend } = attempt.candidate;
-      const answer = await this.callBackend(ctx, req, scope, backend);
+      const answer = await this.callBackend(ctx, req, scope, backend, attempt.span);
       const results = withinScope(answer.results, scope).slice(0, Math.min(req.max_results, backend.maxResults));
       const routeReceipt = receipt(attempt, true);
       const search: SearchUsage = { backend: backend.type, web_search_requests: 1, web_search_billable_units: answer.billableUnits, route_receipt: routeReceipt };
@@ -111,7 +112,7 @@ export class SearchService {
   }
 
   /** One backend call; its outcome feeds the backend's health (a client's own mistake does not). */
-  private async callBackend(ctx: RequestContext, req: SearchRequest, scope: ReturnType<typeof domainScope>, backend: ResolvedSearchBackend) {
+  private async callBackend(ctx: RequestContext, req: SearchRequest, scope: ReturnType<typeof domainScope>, backend: ResolvedSearchBackend, span: Span | undefined) {
     try {
       const answer = await searchAdapterFor(backend.type).search({
         backend,
@@ -128,6 +129,7 @@ export class SearchService {
         excludeDomains: scope.exclude,
         providerOptions: req.provider_options?.[backend.id] ?? req.provider_options?.[backend.type],
         signal: ctx.signal,
+        span,
       });
       this.health.answered(backend.id);
       return answer;

@@ -1,6 +1,6 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiProvider } from '../observability/gen-ai-names';
-import { tracer, tracingOn } from '../observability/tracing';
+import { inSpan, startRootSpan } from '../observability/tracing';
 import { createHash, randomUUID } from 'node:crypto';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { UsageWriter } from '../billing/usage-writer';
@@ -164,8 +164,9 @@ export class VideoService {
     try {
       this.deps.metrics.videoPolls.inc({ provider: task.provider });
       const timeout = AbortSignal.timeout(POLL_TIMEOUT_MS);
-      const call = this.call(candidate, stop ? AbortSignal.any([timeout, stop]) : timeout);
-      poll = await inPollSpan(task, candidate, () => this.adapterOf(candidate).poll(call, task.upstreamId!));
+      const span = pollSpan(task, candidate);
+      const call = this.call(candidate, stop ? AbortSignal.any([timeout, stop]) : timeout, span);
+      poll = await inSpan(span, () => this.adapterOf(candidate).poll(call, task.upstreamId!));
     } catch (err) {
       if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
       if (err instanceof UpstreamError && !err.details.retryable) {
@@ -325,7 +326,7 @@ export class VideoService {
           task = rerouted;
         }
         // Not the client's signal: a submission the upstream may already have accepted is seen through, not abandoned.
-        const accepted = await send(this.adapterOf(candidate), this.call(candidate, AbortSignal.timeout(candidate.route.provider.timeoutMs)));
+        const accepted = await send(this.adapterOf(candidate), this.call(candidate, AbortSignal.timeout(candidate.route.provider.timeoutMs), attempt.span));
         await ctx.ticket.settle(settlementOf(attempt, {
           statusCode: 200,
           usage: {
@@ -374,8 +375,8 @@ export class VideoService {
     return adapter;
   }
 
-  private call(candidate: Candidate, signal: AbortSignal): VideoCall {
-    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal };
+  private call(candidate: Candidate, signal: AbortSignal, span?: Span): VideoCall {
+    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal, span };
   }
 }
 
@@ -451,10 +452,9 @@ function openAIParams(caps: VideoCapabilities, raw: unknown, image?: UploadedIma
   return { params, submission: { prompt: body.prompt, durationSeconds, size: body.size, image: image ? { file: image } : undefined } };
 }
 
-/** One upstream poll of a task, as a span of its own while traces are on (the poller runs outside any request). */
-function inPollSpan<T>(task: VideoTask, candidate: Candidate, poll: () => Promise<T>): Promise<T> {
-  if (!tracingOn()) return poll();
-  return tracer().startActiveSpan(`poll ${task.model}`, {
+/** One upstream poll of a task, as a trace of its own while traces are on (the poller runs outside any request). */
+function pollSpan(task: VideoTask, candidate: Candidate): Span | undefined {
+  return startRootSpan(`poll ${task.model}`, {
     kind: SpanKind.CLIENT,
     attributes: {
       'gen_ai.operation.name': 'generate_content',
@@ -463,14 +463,5 @@ function inPollSpan<T>(task: VideoTask, candidate: Candidate, poll: () => Promis
       'gen_ai.response.model': candidate.route.upstreamModel,
       'gateway.task_id': task.id,
     },
-  }, async (span) => {
-    try {
-      return await poll();
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
-      throw err;
-    } finally {
-      span.end();
-    }
   });
 }

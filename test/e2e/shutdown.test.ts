@@ -71,3 +71,31 @@ describe('GraphQL while shutting down', () => {
     await shutdown;
   });
 });
+
+describe('half-sent requests at shutdown', () => {
+  let t: TestGateway;
+  afterAll(() => t?.close());
+
+  it('does not wait for clients that never finish sending their headers or body', async () => {
+    t = await startTestGateway({ env: { GATEWAY_SHUTDOWN_GRACE_MS: '3000' } });
+    const { port } = new URL(t.url);
+    const { connect } = await import('node:net');
+    const open = (text: string) =>
+      new Promise<import('node:net').Socket>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(text, () => resolve(socket)));
+        socket.on('error', reject);
+        socket.resume(); // reads whatever is answered, so that the end of the connection is seen
+      });
+    // One stops in the middle of its headers, one in the middle of its body (no key: refused once the body is read).
+    const sockets = [
+      await open('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: appl'),
+      await open('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":'),
+    ];
+    const closed = sockets.map((s) => new Promise<void>((resolve) => s.once('close', () => resolve())));
+    const started = Date.now();
+    await t.gateway.shutdown('SIGTERM');
+    // Node's own header time-out is 60 s: the shutdown closes them itself, once the grace period is over at the latest.
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await Promise.all(closed);
+  }, 30_000);
+});

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '../../src/observability/logger';
-import { flushTraces, tracer } from '../../src/observability/tracing';
+import { flushTraces } from '../../src/observability/tracing';
 import { eventually } from '../support/eventually';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
 
@@ -56,7 +55,7 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    t = await startTestGateway({ database: 'pglite', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gateway-under-test' } });
+    t = await startTestGateway({ database: 'pglite', logLevel: 'info', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gateway-under-test', LOG_REQUESTS: 'true' } });
     key = await t.createKey({ name: 'traced' });
   });
   afterAll(async () => {
@@ -89,16 +88,20 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     expect(attempts[1]!.attributes['gen_ai.response.model']).toBe('claude-haiku-4-5');
     expect(attempts[1]!.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
     expect(attempts.every((a) => !('gen_ai.input.messages' in a.attributes))).toBe(true);
-    // The record is written inside the attempt that answered (a stream's after it, in the request's span).
-    expect(ours().filter((s) => s.name === 'usage_record.write').map((s) => s.parentSpanId)).toEqual([attempts[1]!.spanId]);
+    // The record's write is a child of the request's span.
+    expect(ours().filter((s) => s.name === 'usage_record.write').map((s) => s.parentSpanId)).toEqual([server.spanId]);
     expect(receiver.contentTypes.every((c) => c.startsWith('application/json'))).toBe(true);
     // Each upstream call carried the trace on, as the child of its attempt's span.
     const upstream = (await (await fetch(`${t.simulatorUrl}/_sim/requests`)).json()) as { requests: Array<{ path: string; headers: Record<string, string> }> };
     const sent = upstream.requests.filter((r) => r.headers.traceparent?.includes(traceId)).map((r) => r.headers.traceparent!.split('-')[2]);
     expect(sent).toEqual(attempts.map((a) => a.spanId));
+    // The request's log lines name its trace: the fallback warning, and the access log line.
+    const lines = t.logs().map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.request_id === requestId);
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['upstream failed before the first byte; trying the next route', 'request']));
+    for (const line of lines) expect(line).toMatchObject({ trace_id: traceId, span_id: server.spanId });
   });
 
-  it('starts a trace of its own without a traceparent, and puts trace ids on log lines written inside a span', async () => {
+  it('starts a trace of its own without a traceparent, and keeps trace ids off log lines outside a request', async () => {
     const res = await fetch(`${t.baseURL}/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-3-small', input: 'hi' }) });
     const requestId = res.headers.get('x-svc-request-id');
     await flushTraces();
@@ -106,15 +109,8 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     const span = receiver.spans.find((s) => s.name === 'POST /v1/embeddings')!;
     expect(span.parentSpanId ?? '').toBe('');
     expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && s.attributes['gen_ai.operation.name'] === 'embeddings')).toBe(true);
-    const lines: string[] = [];
-    const logger = createLogger('info', {}, (line) => lines.push(line));
-    const ids = tracer().startActiveSpan('test span', (s) => {
-      logger.info('inside');
-      s.end();
-      return s.spanContext();
-    });
-    logger.info('outside');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ trace_id: ids.traceId, span_id: ids.spanId });
-    expect(JSON.parse(lines[1]!).trace_id).toBeUndefined();
+    // Log lines outside any request carry no trace.
+    const unrelated = t.logs().map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.request_id === undefined);
+    expect(unrelated.every((l) => l.trace_id === undefined)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { readEnv } from '../../src/config/env';
 import { loadGatewayConfig, validateConfig } from '../../src/config/load-config';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 import { startGateway, type RunningGateway } from '../../src/gateway';
-import { createLogger } from '../../src/observability/logger';
+import { createLogger, type LogLevel } from '../../src/observability/logger';
 import { freshPgliteDataDir } from './pglite-template';
 import { createTestDatabase } from './postgres-database';
 
@@ -31,6 +31,8 @@ export interface TestGateway {
   createKey(body?: { name?: string; models?: string[]; expires_at?: string; allowed_domains?: string[] }): Promise<string>;
   /** The gateway's error-level log lines so far (the first 200), for failure messages. */
   errorLogs(): string[];
+  /** Every log line so far (the first 2,000), when the gateway was started with `logLevel`. */
+  logs(): string[];
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export interface TestGatewayOptions {
   /** A config to use instead of the default catalog. */
   config?: GatewayConfigInput;
   env?: Record<string, string>;
+  /** Keep every log line at this level and above (`logs()`), instead of the error lines only. */
+  logLevel?: LogLevel;
 }
 
 /** The real gateway on an ephemeral loopback port, with its simulator, on a fresh database. */
@@ -61,7 +65,12 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const loaded = opts.config ? { config: validateConfig(opts.config, 'test config'), document: opts.config, source: 'test config' } : loadGatewayConfig(rawEnv);
   // Error lines are kept (not printed): a test whose request failed unexpectedly can show why.
   const errorLines: string[] = [];
-  const logger = process.env.TEST_LOGS ? createLogger('debug') : createLogger('error', {}, (line) => void (errorLines.length < 200 && errorLines.push(line)));
+  const lines: string[] = [];
+  const logger = process.env.TEST_LOGS
+    ? createLogger('debug')
+    : opts.logLevel
+      ? createLogger(opts.logLevel, {}, (line) => void (lines.length < 2_000 && lines.push(line)))
+      : createLogger('error', {}, (line) => void (errorLines.length < 200 && errorLines.push(line)));
   const gateway = await startGateway({ env, rawEnv, loaded, logger });
   return {
     url: gateway.url,
@@ -70,7 +79,8 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     gateway,
     databaseUrl: pg?.url,
     dataDir: env.dataDir,
-    errorLogs: () => errorLines,
+    errorLogs: () => (opts.logLevel ? lines.filter((l) => /"level":"(error|fatal)"/.test(l)) : errorLines),
+    logs: () => lines,
     async createKey(body = {}) {
       const res = await fetch(`${gateway.url}/api/admin/keys`, {
         method: 'POST',

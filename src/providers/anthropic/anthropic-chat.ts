@@ -62,6 +62,7 @@ function post(call: ChatCall, stream: boolean) {
     },
     body: JSON.stringify(body),
     signal: call.signal,
+    span: call.span,
     timeoutMs: call.provider.timeoutMs,
   });
 }

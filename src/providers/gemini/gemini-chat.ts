@@ -70,6 +70,7 @@ async function post(call: ChatCall, stream: boolean) {
     },
     body: JSON.stringify(body),
     signal: call.signal,
+    span: call.span,
     timeoutMs: call.provider.timeoutMs,
   });
 }

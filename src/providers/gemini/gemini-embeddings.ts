@@ -3,6 +3,7 @@ import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
 import { parseJsonOrUndefined } from '../parse-json';
 import type { ResolvedProvider } from '../resolved-provider';
 import { geminiErrorFromResponse, malformedGeminiAnswer } from './gemini-errors';
+import type { UpstreamScope } from '../http-client';
 
 /** batchEmbedContents takes at most this many requests per call. */
 export const GEMINI_EMBED_BATCH = 100;
@@ -11,13 +12,12 @@ const batchAnswerSchema = z.looseObject({
   embeddings: z.array(z.looseObject({ values: z.array(z.number()) })),
 });
 
-export interface GeminiEmbedCall {
+export interface GeminiEmbedCall extends UpstreamScope {
   provider: ResolvedProvider;
   upstreamModel: string;
   texts: string[];
   /** `outputDimensionality`: the leading part of each vector. */
   dimensions?: number;
-  signal: AbortSignal;
 }
 
 /**
@@ -42,6 +42,7 @@ export async function createGeminiEmbeddings(call: GeminiEmbedCall): Promise<num
       headers: { 'content-type': 'application/json', 'x-goog-api-key': call.provider.apiKey, ...call.provider.headers },
       body: JSON.stringify({ requests }),
       signal: call.signal,
+      span: call.span,
       timeoutMs: call.provider.timeoutMs,
     });
     const text = await readBodyText(res.body).catch((err) => {

@@ -113,7 +113,13 @@ describe('a client that leaves', () => {
     const controller = new AbortController();
     const request = imageRequest(20, (n) => `${origin}/img/${n}.png?leaving`);
     const pending = toGeminiRequest(request, { imageDownload: loopback, signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
+    // The client leaves once the first four downloads (the concurrency limit) are under way, however slow the machine.
+    const leaving = setInterval(() => {
+      if (started.filter((url) => url.endsWith('?leaving')).length >= 4) {
+        clearInterval(leaving);
+        controller.abort();
+      }
+    }, 2);
     const error = await pending.catch((e: unknown) => e);
     expect((error as Error).name).toBe('AbortError');
     await new Promise((resolve) => setTimeout(resolve, 100));

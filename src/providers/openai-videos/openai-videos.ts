@@ -1,4 +1,4 @@
-import { sendUpstream } from '../http-client';
+import { sendUpstream, type UpstreamScope } from '../http-client';
 import { parseRetryAfter } from '../upstream-error';
 import { parseUpstreamJson, sendForText, throwIfErrorAnswer } from '../upstream-json';
 import type { VideoAdapter, VideoCall, VideoContent } from '../video-adapter';
@@ -59,8 +59,8 @@ function headersFor(call: VideoCall): Record<string, string> {
   return { accept: 'application/json', authorization: `Bearer ${call.provider.apiKey}`, ...call.provider.headers };
 }
 
-function limits(call: VideoCall): { signal: AbortSignal; timeoutMs: number } {
-  return { signal: call.signal, timeoutMs: call.provider.timeoutMs };
+function limits(call: VideoCall): UpstreamScope & { timeoutMs: number } {
+  return { signal: call.signal, span: call.span, timeoutMs: call.provider.timeoutMs };
 }
 
 function pickHeaders(headers: Record<string, string | string[] | undefined>, names: string[]): Record<string, string> {

@@ -65,7 +65,7 @@ export const openAIChatAdapter: ChatAdapter = {
 };
 
 function post(call: ChatCall, stream: boolean) {
-  return postOpenAIJson(call.provider, '/chat/completions', toOpenAIChatBody(call.request, call.upstreamModel, stream), stream, call.signal);
+  return postOpenAIJson(call.provider, '/chat/completions', toOpenAIChatBody(call.request, call.upstreamModel, stream), stream, call);
 }
 
 function familyLabel(call: ChatCall): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ResolvedProvider } from '../resolved-provider';
-import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
+import { readBodyText, sendUpstream, toUpstreamError, type UpstreamScope } from '../http-client';
 import { parseJsonOrUndefined } from '../parse-json';
 import { UpstreamError } from '../upstream-error';
 import type { ProviderUsage } from '../usage';
@@ -48,16 +48,17 @@ export interface EmbeddingsResult {
  * base64 by default) is the upstream's to honour.
  * @see https://platform.openai.com/docs/api-reference/embeddings/create
  */
-export async function createOpenAIEmbeddings(provider: ResolvedProvider, body: Record<string, unknown>, signal: AbortSignal): Promise<EmbeddingsResult> {
+export async function createOpenAIEmbeddings(provider: ResolvedProvider, body: Record<string, unknown>, scope: UpstreamScope): Promise<EmbeddingsResult> {
   const res = await sendUpstream({
     url: `${provider.baseUrl}/embeddings`,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${provider.apiKey}`, ...provider.headers },
     body: JSON.stringify(body),
-    signal,
+    signal: scope.signal,
+    span: scope.span,
     timeoutMs: provider.timeoutMs,
   });
   const text = await readBodyText(res.body).catch((err) => {
-    throw toUpstreamError(err, signal);
+    throw toUpstreamError(err, scope.signal);
   });
   if (res.status >= 400) throw openAIErrorFromResponse(res.status, res.headers, text);
   const parsed = embeddingsAnswerSchema.safeParse(parseJsonOrUndefined(text));

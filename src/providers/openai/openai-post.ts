@@ -1,4 +1,4 @@
-import { type UpstreamResponse, sendUpstream } from '../http-client';
+import { type UpstreamResponse, type UpstreamScope, sendUpstream } from '../http-client';
 import type { ResolvedProvider } from '../resolved-provider';
 
 /**
@@ -7,7 +7,7 @@ import type { ResolvedProvider } from '../resolved-provider';
  * its configured headers, within its time-out. Resolves once the response
  * headers arrived; the body is left to read.
  */
-export function postOpenAIJson(provider: ResolvedProvider, path: string, body: unknown, stream: boolean, signal: AbortSignal): Promise<UpstreamResponse> {
+export function postOpenAIJson(provider: ResolvedProvider, path: string, body: unknown, stream: boolean, scope: UpstreamScope): Promise<UpstreamResponse> {
   return sendUpstream({
     url: `${provider.baseUrl}${path}`,
     headers: {
@@ -17,7 +17,8 @@ export function postOpenAIJson(provider: ResolvedProvider, path: string, body: u
       ...provider.headers,
     },
     body: JSON.stringify(body),
-    signal,
+    signal: scope.signal,
+    span: scope.span,
     timeoutMs: provider.timeoutMs,
   });
 }

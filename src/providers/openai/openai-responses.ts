@@ -9,6 +9,7 @@ import { openAIErrorFromResponse, openAIStreamCut, openAIStreamError } from './o
 import { postOpenAIJson } from './openai-post';
 import { openAIResponseSchema, openAIResponsesEventSchema, openAIResponsesFinalEventSchema } from './openai-responses-api';
 import { convertOpenAIResponsesUsage } from './openai-responses-usage';
+import type { UpstreamScope } from '../http-client';
 
 /**
  * The OpenAI Responses API, spoken natively: the client's request goes up
@@ -21,12 +22,11 @@ import { convertOpenAIResponsesUsage } from './openai-responses-usage';
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 
-export interface ResponsesCall {
+export interface ResponsesCall extends UpstreamScope {
   provider: ResolvedProvider;
   upstreamModel: string;
   /** The client's request as the gateway forwards it; `model` and `stream` are the adapter's to set. */
   body: Record<string, unknown>;
-  signal: AbortSignal;
 }
 
 export interface ResponsesResult {
@@ -103,7 +103,7 @@ export const openaiResponsesAdapter = {
 };
 
 function post(call: ResponsesCall, stream: boolean) {
-  return postOpenAIJson(call.provider, RESPONSES_PATH, upstreamBody(call, stream), stream, call.signal);
+  return postOpenAIJson(call.provider, RESPONSES_PATH, upstreamBody(call, stream), stream, call);
 }
 
 /** The client's request under the upstream model name; a whole answer is asked for without the stream's options. */

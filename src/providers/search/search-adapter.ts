@@ -1,3 +1,5 @@
+import type { UpstreamScope } from '../http-client';
+
 /**
  * One web search protocol (Tavily, Serper, Exa, SearXNG, Brave). The gateway
  * has already chosen the backend, clipped the result count and worked out
@@ -32,7 +34,7 @@ export interface ResolvedSearchBackend {
 export type SearchTimeRange = 'day' | 'week' | 'month' | 'year';
 
 /** The search asked of one backend. */
-export interface SearchCall {
+export interface SearchCall extends UpstreamScope {
   backend: ResolvedSearchBackend;
   query: string;
   /** `news` goes to the backend's news endpoint or topic. */
@@ -56,7 +58,6 @@ export interface SearchCall {
   excludeDomains: string[];
   /** The client's `provider_options` object for this backend's provider, passed through as given. */
   providerOptions?: Record<string, unknown>;
-  signal: AbortSignal;
 }
 
 /** One result in the gateway's shape (spec: Search result). */

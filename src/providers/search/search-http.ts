@@ -102,6 +102,7 @@ async function receive(exchange: SearchExchange<unknown>): Promise<{ status: num
       headers: { accept: 'application/json', ...(post ? { 'content-type': 'application/json' } : {}), ...exchange.headers, ...backend.headers },
       body: post ? JSON.stringify(fields) : undefined,
       signal: either,
+      span: exchange.call.span,
       timeoutMs: backend.timeoutMs,
     });
     const text = await readBodyText(res.body, MAX_ANSWER_BYTES);

@@ -5,6 +5,7 @@ import { parseJsonOrUndefined } from '../parse-json';
 import type { ResolvedProvider } from '../resolved-provider';
 import { UpstreamError } from '../upstream-error';
 import type { ProviderUsage } from '../usage';
+import type { UpstreamScope } from '../http-client';
 
 /** Voyage takes at most this many texts per request. */
 export const VOYAGE_EMBED_BATCH = 1000;
@@ -14,13 +15,12 @@ const answerSchema = z.looseObject({
   usage: z.looseObject({ total_tokens: z.number().int().nonnegative().max(2_147_483_647) }).optional(),
 });
 
-export interface VoyageEmbedCall {
+export interface VoyageEmbedCall extends UpstreamScope {
   provider: ResolvedProvider;
   upstreamModel: string;
   texts: string[];
   /** `output_dimension`: one of the lengths the model gives. */
   dimensions?: number;
-  signal: AbortSignal;
 }
 
 /**
@@ -43,6 +43,7 @@ export async function createVoyageEmbeddings(call: VoyageEmbedCall): Promise<{ v
       headers: { 'content-type': 'application/json', authorization: `Bearer ${call.provider.apiKey}`, ...call.provider.headers },
       body: JSON.stringify({ input: texts, model: call.upstreamModel, ...(call.dimensions ? { output_dimension: call.dimensions } : {}) }),
       signal: call.signal,
+      span: call.span,
       timeoutMs: call.provider.timeoutMs,
     });
     const text = await readBodyText(res.body).catch((err) => {

@@ -20,6 +20,7 @@ export const xaiVideoAdapter: VideoAdapter = {
       headers: { ...headersFor(call), 'content-type': 'application/json' },
       body: JSON.stringify(toXaiVideoBody(submission, call.upstreamModel)),
       signal: call.signal,
+      span: call.span,
       timeoutMs: call.provider.timeoutMs,
     });
     const wire = parseUpstreamJson(xaiVideoSubmitResponseSchema, text, 'an xAI video submission answer', false);
@@ -32,6 +33,7 @@ export const xaiVideoAdapter: VideoAdapter = {
       url: `${call.provider.baseUrl}/videos/${encodeURIComponent(upstreamId)}`,
       headers: headersFor(call),
       signal: call.signal,
+      span: call.span,
       timeoutMs: call.provider.timeoutMs,
     });
     return toXaiVideoPoll(status, text, parseRetryAfter(headers['retry-after']));

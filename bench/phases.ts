@@ -19,6 +19,10 @@ export const MODEL = 'gpt-4.1-mini';
 /** The row of the bare pass-through (bare-proxy.ts): what one more process and hop cost on this machine. */
 const FLOOR_LABEL = 'floor: a bare Node pass-through';
 const CHAT_PATH = '/v1/chat/completions';
+/** Aim for what the gateway adds at one connection, at the 99th percentile (latency, or time to first byte). */
+const ADDED_P99_LIMIT_MS = 0.5;
+/** Aim for a stream's time to first byte at one connection, over the bare pass-through's (p50). */
+const OVER_FLOOR_TTFB_LIMIT_MS = 0.5;
 
 /** A short prompt and a short answer; streams pace their events so that the first one leaves at once. */
 export function chatRequest(ctx: BenchContext, stream: boolean): RequestSpec {
@@ -170,8 +174,8 @@ const nonStreamingSequential: Phase = {
     report.section('Non-streaming chat, 1 connection (sequential, alternating gateway/direct)');
     report.row('requests', fmt.int(g.requests), fmt.int(d.requests));
     report.row('latency p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
-    report.row('added latency p50', '', '', fmt.signed(gl.p50 - dl.p50));
-    report.row(FLOOR_LABEL, fmt.pair(fl.p50, fl.p99), '', fmt.signed(fl.p50 - dl.p50));
+    report.row('added latency p50 / p99', '', '', fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99), `p99 <= ${ADDED_P99_LIMIT_MS} ms`, against(gl.p99 - dl.p99, ADDED_P99_LIMIT_MS));
+    report.row(FLOOR_LABEL, fmt.pair(fl.p50, fl.p99), '', fmt.signedPair(fl.p50 - dl.p50, fl.p99 - dl.p99));
     report.row('gateway CPU per request', fmt.ms(gatewayCpu, 3));
     report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d, f), '', '0', errorsCheck(g, d, f));
     report.json[this.id] = {
@@ -234,7 +238,9 @@ export function streamRows(ctx: BenchContext, { g, d, f }: StreamComparison, n: 
   report.row('TTFB p50 / p99', fmt.pair(gt.p50, gt.p99), fmt.pair(dt.p50, dt.p99), fmt.signedPair(addedP50, gt.p99 - dt.p99), target, ttfbTarget ? against(addedP50, ttfbTarget.limitMs) : '');
   if (f) {
     const ft = summarize(f.ttfbMs);
-    report.row(`${FLOOR_LABEL}, TTFB`, fmt.pair(ft.p50, ft.p99), '', fmt.signed(ft.p50 - dt.p50));
+    report.row(`${FLOOR_LABEL}, TTFB`, fmt.pair(ft.p50, ft.p99), '', fmt.signedPair(ft.p50 - dt.p50, ft.p99 - dt.p99));
+    report.row('gateway over the pass-through, TTFB p50 / p99', '', '', fmt.signedPair(gt.p50 - ft.p50, gt.p99 - ft.p99), `p50 <= ${OVER_FLOOR_TTFB_LIMIT_MS} ms`, against(gt.p50 - ft.p50, OVER_FLOOR_TTFB_LIMIT_MS));
+    report.row('added TTFB p99', '', '', fmt.signed(gt.p99 - dt.p99), `<= ${ADDED_P99_LIMIT_MS} ms`, against(gt.p99 - dt.p99, ADDED_P99_LIMIT_MS));
   }
   report.row('whole stream p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
   return addedP50;

@@ -226,6 +226,24 @@ export async function startGatewayProcess(opts: GatewayStart): Promise<GatewayPr
   }
 }
 
+/** Where npm put Portkey's gateway (a devDependency), the bench's peer. */
+export const PORTKEY_SERVER = path.join(packageRoot(), 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
+
+/** Portkey's open-source gateway on a free port (`--headless`: no console); ready when its port answers HTTP. */
+export async function startPortkeyProcess(nodeArgs: string[] = [], timeoutMs = 30_000): Promise<GatewayProcess> {
+  const port = await freePort();
+  const handle = spawnNode('portkey', nodeArgs, [`--port=${port}`, '--headless'], baseEnv(), undefined, PORTKEY_SERVER);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (!handle.running) throw handle.describeFailure('exited during start-up');
+    if ((await probe(`${url}/`)) > 0) return { handle, url, readyMs: performance.now() - handle.spawnedAt };
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await handle.stop(5_000);
+  throw handle.describeFailure(`did not answer HTTP within ${timeoutMs} ms`);
+}
+
 async function waitForHealthz(handle: ChildHandle, url: string, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let exited: ExitStatus | undefined;

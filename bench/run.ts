@@ -35,7 +35,7 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  *   BENCH_WORDS=20             answer length ([sim words=N])
  *   BENCH_PACE_MS=2            ms between stream events ([sim pace=N]); the first event leaves at once
  *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential, file_upload,
- *                              streaming_1, streaming_loaded, spend_control, anthropic_stream, tracing, video_tasks; plus "embedded")
+ *                              streaming_1, streaming_loaded, portkey, spend_control, anthropic_stream, tracing, video_tasks; plus "embedded")
  *   BENCH_ANTHROPIC_WORDS=200  answer length in anthropic_stream
  *   BENCH_UPLOAD_MB=512        size of the file_upload file
  *   BENCH_TRACES_SAMPLER=always_on  OTEL_TRACES_SAMPLER of the traced instance in tracing (the target applies to always_on);

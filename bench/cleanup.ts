@@ -18,6 +18,7 @@ export function onCleanup(undo: () => unknown): () => Promise<void> {
 }
 
 export function runCleanups(report: (problem: string) => void = () => undefined): Promise<void> {
+  // Calls while one runs share it; a later call undoes what was registered since.
   return (running ??= (async () => {
     for (const undo of undoers.splice(0).reverse()) {
       try {
@@ -26,5 +27,5 @@ export function runCleanups(report: (problem: string) => void = () => undefined)
         report(`clean-up: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-  })());
+  })().finally(() => (running = undefined)));
 }

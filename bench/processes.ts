@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { request } from 'undici';
 import { packageRoot } from '../src/config/package-root';
 
 /**
@@ -279,4 +280,18 @@ export function uncleanExit(exit: ExitStatus & { killed: boolean }, graceMs = 30
   if (exit.killed) return `${formatExit(exit)} (still running ${graceMs / 1000} s after SIGTERM; killed)`;
   if (exit.signal === 'SIGTERM') return `${formatExit(exit)} (it died of the signal itself: a SIGTERM listener re-raised it before the graceful shutdown finished)`;
   return formatExit(exit);
+}
+
+/** A fresh API key on a running gateway, made with its admin token. */
+export async function createApiKey(gateway: GatewayProcess, adminToken: string, name = 'bench'): Promise<string> {
+  const res = await request(`${gateway.url}/api/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 201) throw new Error(`creating an API key: HTTP ${res.statusCode}: ${text}`);
+  const key = (JSON.parse(text) as { key?: unknown }).key;
+  if (typeof key !== 'string') throw new Error(`creating an API key: no "key" in ${text}`);
+  return key;
 }

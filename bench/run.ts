@@ -2,7 +2,6 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
 import { onCleanup, runCleanups } from './cleanup';
 import { Report, readSettings, selected, type BenchContext, type Settings } from './context';
 import { runEmbedded } from './embedded';
@@ -10,7 +9,7 @@ import { abortAllLoad, createTarget, type Target } from './load';
 import { PHASES } from './phase-list';
 import { MODEL, warmUp } from './phases';
 import { createBenchDatabase, countRows, type BenchDatabase } from './postgres';
-import { formatExit, killAllChildren, uncleanExit, startBareProxyProcess, startGatewayProcess, startSimulatorProcess, type GatewayProcess } from './processes';
+import { createApiKey, formatExit, killAllChildren, uncleanExit, startBareProxyProcess, startGatewayProcess, startSimulatorProcess, type GatewayProcess } from './processes';
 import { progress } from './progress';
 import { clockTicksPerSecond, CpuMeter, readMemory } from './proc-stats';
 import { renderTable, type Column } from './table';
@@ -58,19 +57,6 @@ const COLUMNS: Column[] = [
 ];
 
 const cleanUp = () => runCleanups(progress);
-
-async function createApiKey(gateway: GatewayProcess, adminToken: string): Promise<string> {
-  const res = await request(`${gateway.url}/api/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 201) throw new Error(`creating the bench API key: HTTP ${res.statusCode}: ${text}`);
-  const key = (JSON.parse(text) as { key?: unknown }).key;
-  if (typeof key !== 'string') throw new Error(`creating the bench API key: no "key" in ${text}`);
-  return key;
-}
 
 async function runPostgresStage(settings: Settings, report: Report, adminToken: string): Promise<void> {
   progress('starting the simulator and creating the PostgreSQL database');

@@ -8,6 +8,8 @@ export interface SimulatedFailure {
   status: number;
   code?: string | undefined;
   retryAfterSeconds?: number | undefined;
+  /** Not an answer: the connection is dropped. */
+  reset?: boolean | undefined;
 }
 
 export type GateVerdict = { proceed: true } | { proceed: false; failure?: SimulatedFailure };
@@ -41,16 +43,16 @@ export async function passDirectiveGate(
 }
 
 function failureFor(context: SimulatorContext, directives: Directives, promptKey: string): SimulatedFailure | undefined {
-  if (directives.status === undefined && directives.failTimes === undefined) return undefined;
+  if (directives.status === undefined && directives.failTimes === undefined && !directives.reset) return undefined;
   if (directives.status !== undefined && directives.status < FIRST_ERROR_STATUS) return undefined;
   if (directives.failTimes !== undefined && context.failures.countSighting(promptKey) > directives.failTimes) return undefined;
-  return { status: directives.status ?? DEFAULT_FAILURE_STATUS, code: directives.code, retryAfterSeconds: directives.retryAfter };
+  return { status: directives.status ?? DEFAULT_FAILURE_STATUS, code: directives.code, retryAfterSeconds: directives.retryAfter, reset: directives.reset };
 }
 
 /**
  * The gate for a protocol route: true when the request should go on to its
  * answer; false when the gate already answered (with `sendFailure`, in the
- * protocol's error shape) or the client went away.
+ * protocol's error shape, or by dropping the connection) or the client went away.
  */
 export async function passDirectiveGateOrAnswer(
   context: SimulatorContext,
@@ -58,10 +60,12 @@ export async function passDirectiveGateOrAnswer(
   directives: Directives,
   promptKey: string,
   sendFailure: (failure: SimulatedFailure) => void,
+  cutConnection: () => void,
 ): Promise<boolean> {
   const verdict = await passDirectiveGate(context, directives, promptKey, signal);
   if (verdict.proceed) return true;
-  if (verdict.failure) sendFailure(verdict.failure);
+  if (verdict.failure?.reset) cutConnection();
+  else if (verdict.failure) sendFailure(verdict.failure);
   return false;
 }
 
@@ -72,5 +76,5 @@ export async function passDirectiveGateOrAnswer(
  */
 export function protocolDirectiveGate(answer: (res: Exchange['res'], failure: SimulatedFailure, model: string) => void) {
   return (context: SimulatorContext, exchange: Exchange, directives: Directives, promptKey: string, model: string): Promise<boolean> =>
-    passDirectiveGateOrAnswer(context, exchange.signal, directives, promptKey, (failure) => answer(exchange.res, failure, model));
+    passDirectiveGateOrAnswer(context, exchange.signal, directives, promptKey, (failure) => answer(exchange.res, failure, model), exchange.cutConnection);
 }

@@ -25,6 +25,10 @@ export interface Directives {
   chunkSize?: number;
   /** Stream: close the connection abruptly after N content chunks. */
   cutAfter?: number;
+  /** Stream: after N content chunks, send a frame whose data is not JSON (a malformed event), then end. */
+  garbageAfter?: number;
+  /** Drop the connection without answering, as a reset does (with `fail_times`, only the first N times). */
+  reset?: boolean;
   /** Stream: send an in-stream error event after N content chunks, then end. */
   streamErrorAfter?: number;
   /** Replay the recorded response of this name instead of generating one. */
@@ -149,6 +153,8 @@ const SETTERS: { [key: string]: Setter } = {
   pace: integerSetter((d, v) => (d.paceMs = v)),
   chunk: integerSetter((d, v) => (d.chunkSize = Math.max(1, v))),
   cut_after: integerSetter((d, v) => (d.cutAfter = v)),
+  garbage_after: integerSetter((d, v) => (d.garbageAfter = v)),
+  reset: integerSetter((d, v) => (d.reset = v > 0)),
   stream_error: integerSetter((d, v) => (d.streamErrorAfter = v)),
   replay: wordSetter((d, v) => (d.replay = v)),
   words: integerSetter((d, v) => (d.words = v)),
@@ -171,9 +177,9 @@ const SETTERS: { [key: string]: Setter } = {
   unusable_questions: integerSetter((d, v) => (d.unusableQuestions = v > 0)),
 };
 
-/** The directives without their failure, latency and hang knobs: for a request they are not aimed at (`on=`, `schema=`). */
+/** The directives without their failure, latency, hang and reset knobs: for a request they are not aimed at (`on=`, `schema=`). */
 export function withoutFailureKnobs(directives: Directives): Directives {
-  const { status: _status, code: _code, retryAfter: _retryAfter, failTimes: _failTimes, latencyMs: _latencyMs, hang: _hang, ...rest } = directives;
+  const { status: _status, code: _code, retryAfter: _retryAfter, failTimes: _failTimes, latencyMs: _latencyMs, hang: _hang, reset: _reset, ...rest } = directives;
   return rest;
 }
 

@@ -21,7 +21,12 @@ export interface StreamInterruptions {
   /** Send `errorFrame` after this many content frames, then end the response without the tail. */
   errorAfter?: number | undefined;
   errorFrame: string;
+  /** Send a frame whose data is not JSON after this many content frames, then end without the tail. */
+  garbageAfter?: number | undefined;
 }
+
+/** An event whose data breaks off mid-JSON, as a broken upstream or proxy sends it. */
+const GARBAGE_FRAME = 'data: {"id":"broken","choices":[{"delta":{"content":"cut of\n\n';
 
 export interface PlannedStream {
   frames: string[];
@@ -32,6 +37,7 @@ export interface PlannedStream {
 export function planStream(script: StreamScript, interruptions: StreamInterruptions): PlannedStream {
   const { head, content, tail } = script;
   if (interruptions.cutAfter !== undefined) return { frames: [...head, ...content.slice(0, interruptions.cutAfter)], ending: 'cut' };
+  if (interruptions.garbageAfter !== undefined) return { frames: [...head, ...content.slice(0, interruptions.garbageAfter), GARBAGE_FRAME], ending: 'end' };
   if (interruptions.errorAfter !== undefined) {
     return { frames: [...head, ...content.slice(0, interruptions.errorAfter), interruptions.errorFrame], ending: 'end' };
   }

@@ -122,6 +122,22 @@ describe('answer directives', () => {
 });
 
 describe('broken streams', () => {
+  it('garbage_after sends a frame that is not JSON after N content chunks, then ends without [DONE]', async () => {
+    const raw = await (await postChat('Hi [sim garbage_after=2 words=50]', { stream: true })).text();
+    const payloads = ssePayloads(raw);
+    expect(payloads).toHaveLength(4);
+    expect(() => JSON.parse(payloads.at(-1)!)).toThrow();
+    expect(payloads.slice(0, 3).every((p) => JSON.parse(p).object === 'chat.completion.chunk')).toBe(true);
+    expect(raw).not.toContain('[DONE]');
+  });
+
+  it('reset drops the connection without an answer; with fail_times only the first N times', async () => {
+    await expect(postChat('Hi [sim reset]')).rejects.toThrow();
+    const prompt = `Hi ${Math.random()} [sim reset fail_times=1]`;
+    await expect(postChat(prompt)).rejects.toThrow();
+    expect((await postChat(prompt)).status).toBe(200);
+  });
+
   it('cut_after closes the connection after N content chunks: no finish, no usage, no [DONE]', async () => {
     const before = (await requestLog(simulator.current)).aborted;
     const response = await postChat('Hi [sim cut_after=3 words=50]', { stream: true, stream_options: { include_usage: true } });

@@ -41,7 +41,8 @@ export async function handleMessages(context: SimulatorContext, promptCache: Pro
 
   const verdict = await passDirectiveGate(context, directives, directiveText, exchange.signal);
   if (!verdict.proceed) {
-    if (verdict.failure) sendAnthropicError(res, simulatedFailure(verdict.failure, request.model));
+    if (verdict.failure?.reset) exchange.cutConnection();
+    else if (verdict.failure) sendAnthropicError(res, simulatedFailure(verdict.failure, request.model));
     return;
   }
   if (directives.replay !== undefined) return replayRecording(context, exchange, request, directives, directives.replay);
@@ -78,7 +79,7 @@ async function replayRecording(context: SimulatorContext, exchange: Exchange, re
 /** `stream_error` sends the `error` event Anthropic sends when it is overloaded mid-answer; `code` changes its type. */
 function writeMessagesStream(context: SimulatorContext, exchange: Exchange, script: StreamScript, directives: Directives, model: string): Promise<void> {
   const error = simulatedFailure({ status: 529, code: directives.code }, model);
-  const interruptions = { cutAfter: directives.cutAfter, errorAfter: directives.streamErrorAfter, errorFrame: namedEventFrame(anthropicErrorEvent(error)) };
+  const interruptions = { cutAfter: directives.cutAfter, garbageAfter: directives.garbageAfter, errorAfter: directives.streamErrorAfter, errorFrame: namedEventFrame(anthropicErrorEvent(error)) };
   return writeEventStream(exchange, planStream(script, interruptions), {
     headers: anthropicHeaders(),
     paceMs: directives.paceMs ?? context.options.paceMs,

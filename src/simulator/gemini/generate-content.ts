@@ -80,7 +80,7 @@ async function replayRecording(context: SimulatorContext, exchange: Exchange, st
  */
 function writeGeminiStream(context: SimulatorContext, exchange: Exchange, script: StreamScript, directives: Directives, model: string): Promise<void> {
   const error = simulatedFailure({ status: 500, code: directives.code }, model);
-  const interruptions = { cutAfter: directives.cutAfter, errorAfter: directives.streamErrorAfter, errorFrame: sseDataFrame(geminiErrorEnvelope(error)) };
+  const interruptions = { cutAfter: directives.cutAfter, garbageAfter: directives.garbageAfter, errorAfter: directives.streamErrorAfter, errorFrame: sseDataFrame(geminiErrorEnvelope(error)) };
   const sent = directives.badChunk ? withUnreadableChunk(script) : script;
   return writeEventStream(exchange, planStream(sent, interruptions), { headers: {}, paceMs: directives.paceMs ?? context.options.paceMs });
 }

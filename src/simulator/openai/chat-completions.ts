@@ -77,5 +77,5 @@ function refusalFor(request: ChatRequest): OpenAIError | undefined {
 /** `stream_error` sends the in-stream error OpenAI sends when a server fails mid-answer. */
 function streamInterruptions(directives: Directives, model: string): StreamInterruptions {
   const error = simulatedFailure({ status: 500, code: directives.code }, model);
-  return { cutAfter: directives.cutAfter, errorAfter: directives.streamErrorAfter, errorFrame: sseDataFrame(openaiErrorEnvelope(error)) };
+  return { cutAfter: directives.cutAfter, garbageAfter: directives.garbageAfter, errorAfter: directives.streamErrorAfter, errorFrame: sseDataFrame(openaiErrorEnvelope(error)) };
 }

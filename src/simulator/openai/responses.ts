@@ -77,5 +77,5 @@ function streamInterruptions(script: StreamScript, directives: Directives, model
   const error = simulatedFailure({ status: 500, code: directives.code }, model);
   const sequenceNumber = script.head.length + Math.min(directives.streamErrorAfter ?? 0, script.content.length);
   const payload = { ...responsesErrorEvent(error.error), sequence_number: sequenceNumber };
-  return { cutAfter: directives.cutAfter, errorAfter: directives.streamErrorAfter, errorFrame: namedEventFrame('error', JSON.stringify(payload)) };
+  return { cutAfter: directives.cutAfter, garbageAfter: directives.garbageAfter, errorAfter: directives.streamErrorAfter, errorFrame: namedEventFrame('error', JSON.stringify(payload)) };
 }

@@ -56,10 +56,18 @@ export interface Answer {
   code?: string;
   /** The transport failed (no answer at all). */
   failed?: string;
+  /** Milliseconds from sending to the end of the answer. */
+  ms?: number;
 }
 
 /** A chat call as the openai SDK sends it, read to the end. */
 export async function chat(origin: string, key: string, content: string, stream = false, model = 'gpt-4.1-mini', timeoutMs = 30_000): Promise<Answer> {
+  const started = performance.now();
+  const answer = await chatOnce(origin, key, content, stream, model, timeoutMs);
+  return { ...answer, ms: Math.round(performance.now() - started) };
+}
+
+async function chatOnce(origin: string, key: string, content: string, stream: boolean, model: string, timeoutMs: number): Promise<Answer> {
   try {
     const res = await fetch(`${origin}/v1/chat/completions`, {
       method: 'POST',

@@ -25,11 +25,12 @@ export interface WriterHealth {
 }
 
 /**
- * Commits usage records with group commit: a record is written at once when
- * the database is idle, and records that arrive while a batch is being
- * written go together in the next one. So one request costs one insert, and
- * a thousand concurrent requests cost a handful, and `write()` resolves only
- * once the record is durable, in the database or in the local spool.
+ * Commits usage records with group commit: when the database is idle, the
+ * records of one turn of the event loop go together at its end, and records
+ * that arrive while a batch is being written go together in the next one.
+ * So a thousand concurrent requests cost a handful of inserts, and `write()`
+ * resolves only once the record is durable, in the database or in the local
+ * spool.
  */
 export class UsageWriter {
   private queue: Pending[] = [];
@@ -174,6 +175,10 @@ export class UsageWriter {
         // Marks go between batches (never starved by a busy queue), at most a batch's worth at a time.
         if (this.clientsGone.length) await this.markClientsGone(this.clientsGone.splice(0, MAX_BATCH));
         if (!this.queue.length) continue;
+        // One turn of the event loop first, so that the records of every request that finished in this turn
+        // go in this batch. Embedded PGlite runs a statement synchronously on this thread: without the
+        // turn, the queue is refilled only by promise callbacks and each request would pay an insert of its own.
+        await new Promise((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, MAX_BATCH);
         this.inFlight = batch;
         this.commitStartedAt = Date.now();

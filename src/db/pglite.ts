@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
@@ -13,6 +15,7 @@ const PGLITE_START_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'work_mem=2MB', 
 
 export async function openPglite(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await createInChildProcess(dataDir);
   // `startParams` replaces PGlite's defaults rather than extending them.
   const pg = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS] });
   await pg.waitReady;
@@ -40,3 +43,26 @@ export async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
+/**
+ * Creates the database (PostgreSQL's initdb) in a short-lived child process.
+ * PGlite runs initdb in a second PostgreSQL instance next to the first, with
+ * a copy of its whole WebAssembly memory: about 700 MB resident at the peak,
+ * which a process that went on to serve would keep as its high-water mark
+ * and partly as its resident set (freed memory the allocator keeps). Here
+ * the gateway only ever opens an existing database, like on a restart.
+ */
+async function createInChildProcess(dataDir: string): Promise<void> {
+  const script =
+    `const { PGlite } = require(${JSON.stringify(require.resolve('@electric-sql/pglite'))});` +
+    `const pg = new PGlite(${JSON.stringify(dataDir)});` +
+    'pg.waitReady.then(() => pg.close()).then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });';
+  // Liftoff only, as in the gateway (config/v8-flags.ts): optimizing initdb's code costs memory and CPU for one run.
+  const child = spawn(process.execPath, ['--liftoff-only', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (exitCode, signal) => resolve(signal ? null : exitCode));
+  });
+  if (code !== 0) throw new Error(`creating the embedded database in ${dataDir} failed: ${stderr.trim() || `exit code ${code}`}`);
+}

@@ -101,7 +101,7 @@ export class DecisionService {
           usage,
           ...(generation ? { questions, question_generation: generationView(generation) } : {}),
         };
-      }, { spend: () => ({ promptTokens: Buffer.byteLength(JSON.stringify(evaluationRequest(req, questions, images, candidates[0]!))), outputCap: outputCap(questions) }), failedRecord: () => ({ decision: record }) });
+      }, { retryLastRoute: false, spend: () => ({ promptTokens: Buffer.byteLength(JSON.stringify(evaluationRequest(req, questions, images, candidates[0]!))), outputCap: outputCap(questions) }), failedRecord: () => ({ decision: record }) });
     } catch (err) {
       // The generation's charge stands: its questions come back to be sent as explicit ones, which costs no second generation.
       if (generation && err instanceof GatewayError) {

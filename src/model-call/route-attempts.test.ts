@@ -6,6 +6,8 @@ import { GatewayMetrics, valueOf } from '../observability/metrics';
 import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
 import type { RequestContext } from './request-context';
+import { resetChannelHealth } from './channel-health';
+import { resetRetryBudget } from './retry-policy';
 import { tryRoutes } from './route-attempts';
 
 function candidate(provider: string): Candidate {
@@ -28,6 +30,11 @@ const final = (status = 400) => new UpstreamError('bad request', { status, retry
 const routes = [candidate('a'), candidate('b'), candidate('c')];
 
 describe('tryRoutes: routing with fallback and its settlement', () => {
+  beforeEach(() => {
+    resetChannelHealth();
+    resetRetryBudget();
+  });
+
   it('answers from the first route that answers, and settles nothing itself', async () => {
     const { ctx, settled } = context();
     const tried: string[] = [];
@@ -68,10 +75,64 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
     ]);
   });
 
-  it('settles the last route when every route failed, with the number of routes tried', async () => {
+  it('settles the last route when every route failed, with the number of attempts (the last route tried twice)', async () => {
     const { ctx, settled } = context();
-    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async () => { throw retryable(); }, { wasStreaming: true })).rejects.toMatchObject({ code: 'upstream_overloaded', status: 503 });
-    expect(settled).toEqual([expect.objectContaining({ statusCode: 503, wasStreaming: true, servedBy: expect.objectContaining({ provider: 'c', attempts: 3 }) })]);
+    const tried: string[] = [];
+    const metrics = new GatewayMetrics();
+    await expect(tryRoutes(ctx, metrics, routes, async ({ candidate: c, number }) => {
+      tried.push(`${c.route.provider.name}#${number}`);
+      throw retryable();
+    }, { wasStreaming: true })).rejects.toMatchObject({ code: 'upstream_overloaded', status: 503 });
+    expect(tried).toEqual(['a#1', 'b#2', 'c#3', 'c#4']);
+    expect(await valueOf(metrics.upstreamRetries, { provider: 'c' })).toBe(1);
+    expect(settled).toEqual([expect.objectContaining({ statusCode: 503, wasStreaming: true, servedBy: expect.objectContaining({ provider: 'c', attempts: 4 }) })]);
+  });
+
+  it('retries the last route once after a failure that may pass, and answers from the retry', async () => {
+    const { ctx } = context();
+    let calls = 0;
+    const answer = await tryRoutes(ctx, new GatewayMetrics(), [candidate('solo')], async () => {
+      if (++calls === 1) throw retryable(429);
+      return 'ok';
+    });
+    expect([answer, calls]).toEqual(['ok', 2]);
+  });
+
+  it('does not retry a time-out, a long Retry-After, or when the caller counts its attempts itself', async () => {
+    for (const [err, options] of [
+      [new UpstreamError('slow', { status: 0, retryable: true, cause: 'timeout' }), {}],
+      [new UpstreamError('limited', { status: 429, retryable: true, retryAfterSeconds: 60 }), {}],
+      [retryable(), { retryLastRoute: false }],
+    ] as const) {
+      const { ctx } = context();
+      let calls = 0;
+      await expect(tryRoutes(ctx, new GatewayMetrics(), [candidate('solo')], async () => {
+        calls++;
+        throw err;
+      }, options)).rejects.toBeDefined();
+      expect(calls).toBe(1);
+    }
+  });
+
+  it('tries a provider channel that keeps failing after the others, and an answer from it ends its cool-down', async () => {
+    const flaky = candidate('flaky');
+    const steady = candidate('steady');
+    const order = async (answering: string) => {
+      const { ctx } = context();
+      const tried: string[] = [];
+      await tryRoutes(ctx, new GatewayMetrics(), [flaky, steady], async ({ candidate: c }) => {
+        tried.push(c.route.provider.name);
+        if (c.route.provider.name !== answering) throw retryable();
+        return 'ok';
+      });
+      return tried;
+    };
+    for (let i = 0; i < 5; i++) expect(await order('steady')).toEqual(['flaky', 'steady']);
+    // Five failures in a row: cooling, so tried last.
+    expect(await order('steady')).toEqual(['steady']);
+    expect(await order('flaky')).toEqual(['steady', 'flaky']);
+    // It answered: back in its place.
+    expect(await order('flaky')).toEqual(['flaky']);
   });
 
   it('skips a route whose protocol cannot express the request, but reports an earlier upstream failure over it', async () => {

@@ -9,6 +9,8 @@ import { UpstreamError } from '../providers/upstream-error';
 import { pricedRoutes } from './call-spend-estimate';
 import type { RequestContext } from './request-context';
 import { toGatewayError } from './to-gateway-error';
+import { coolingLast, COOL_DOWN_MS, noteChannelAnswer, noteChannelFailure } from './channel-health';
+import { earnRetryBudget, retryDelayMs } from './retry-policy';
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiOperation, genAiProvider } from '../observability/gen-ai-names';
 import { inSpan, startChildSpan } from '../observability/tracing';
@@ -62,7 +64,9 @@ export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
    * not be sent to a second route.
    */
   mayFallBack?: (err: unknown) => boolean;
-  /** Told of each failure that moves on to the next route (a search's receipt lists it). */
+  /** Whether the last route may be tried again after a failure that may pass (retry-policy.ts); yes unless the caller counts its attempts itself. */
+  retryLastRoute?: boolean;
+  /** Told of each failure that moves on to the next route or is retried (a search's receipt lists it). */
   onFallback?: (err: unknown, attempt: RouteAttempt<C>) => void;
   /** What the record of a failed call carries beside its status (a search's route receipt, a decision's stage). */
   failedRecord?: (err: unknown, attempt: RouteAttempt<C>) => Pick<Settlement, 'search' | 'decision'>;
@@ -76,7 +80,7 @@ export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
 /**
  * Routing with fallback, for every capability: places the call's hold
  * (accounts under spend control), then tries the candidates in order until
- * one answers. A failure before any byte reached the client
+ * one answers, routes on cooling provider channels last (channel-health.ts). A failure before any byte reached the client
  * moves to the next route when it is worth it (an upstream failure marked
  * retryable, or a route whose protocol cannot express the request); the last
  * failure settles the usage record (uncharged, naming the route that failed)
@@ -91,13 +95,15 @@ export async function tryRoutes<C extends Candidate, T>(
   options: RouteAttemptOptions<C> = {},
 ): Promise<T> {
   if (options.spend && ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
-  return attemptRoutes(ctx, metrics, candidates, run, options);
+  return attemptRoutes(ctx, metrics, coolingLast(candidates), run, options);
 }
 
 /**
  * The candidates in order until one answers, as `tryRoutes` without the
  * hold: for callers whose candidates are not catalog models (search
- * backends), which place their hold themselves.
+ * backends), which place their hold and order their backends themselves.
+ * The last route is retried once when its failure may pass
+ * (retry-policy.ts); every failure counts against its provider channel.
  */
 export async function attemptRoutes<C extends RouteCandidate, T>(
   ctx: RequestContext,
@@ -109,30 +115,71 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
   let earlier: unknown;
   // Non-streamed calls resolve with the whole answer; streamed ones with their first event.
   const latency = options.wasStreaming ? metrics.upstreamTimeToFirstToken : metrics.upstreamDuration;
+  earnRetryBudget();
+  let number = 0;
   for (const [i, candidate] of candidates.entries()) {
-    const attempt: RouteAttempt<C> = { candidate, number: i + 1, span: ctx.span && attemptSpan(ctx, candidate, i + 1) };
-    const started = performance.now();
-    try {
-      const answer = await inSpan(attempt.span, () => run(attempt));
-      latency.observe({ provider: candidate.route.provider.name, model: candidate.model.id }, (performance.now() - started) / 1000);
-      return answer;
-    } catch (err) {
-      if (!ctx.signal.aborted) countUpstreamError(metrics, candidate, err);
-      if (i < candidates.length - 1 && fallsBack(err, ctx) && (options.mayFallBack?.(err) ?? true)) {
-        if (err instanceof UpstreamError) {
-          metrics.upstreamFallbacks.inc({ provider: candidate.route.provider.name });
-          ctx.logger.warn('upstream failed before the first byte; trying the next route', {
-            provider: candidate.route.provider.name, upstream_status: err.details.status, reason: err.message,
-          });
+    const channel = candidate.route.provider;
+    for (let retry = 0; ; retry++) {
+      number++;
+      const attempt: RouteAttempt<C> = { candidate, number, span: ctx.span && attemptSpan(ctx, candidate, number) };
+      const started = performance.now();
+      try {
+        const answer = await inSpan(attempt.span, () => run(attempt));
+        latency.observe({ provider: channel.name, model: candidate.model.id }, (performance.now() - started) / 1000);
+        noteChannelAnswer(channel);
+        return answer;
+      } catch (err) {
+        if (!ctx.signal.aborted) {
+          countUpstreamError(metrics, candidate, err);
+          if (noteChannelFailure(channel, err)) {
+            metrics.channelCoolDowns.inc({ provider: channel.name });
+            ctx.logger.warn('provider channel keeps failing; it is tried last for a while', { provider: channel.name, cool_down_ms: COOL_DOWN_MS });
+          }
         }
-        options.onFallback?.(err, attempt);
-        earlier = mostTelling(earlier, err);
-        continue;
+        const mayMove = fallsBack(err, ctx) && (options.mayFallBack?.(err) ?? true);
+        if (mayMove && i < candidates.length - 1) {
+          if (err instanceof UpstreamError) {
+            metrics.upstreamFallbacks.inc({ provider: channel.name });
+            ctx.logger.warn('upstream failed before the first byte; trying the next route', {
+              provider: channel.name, upstream_status: err.details.status, reason: err.message,
+            });
+          }
+          options.onFallback?.(err, attempt);
+          earlier = mostTelling(earlier, err);
+          break;
+        }
+        // The last route: once more after a jittered pause, when the failure may pass and the retry budget allows.
+        const delay = mayMove && options.retryLastRoute !== false ? retryDelayMs(err, retry + 1) : undefined;
+        if (delay !== undefined && (await pause(delay, ctx.signal))) {
+          metrics.upstreamRetries.inc({ provider: channel.name });
+          ctx.logger.warn('upstream failed before the first byte; trying the route again', {
+            provider: channel.name, upstream_status: (err as UpstreamError).details.status, reason: (err as Error).message, delay_ms: Math.round(delay),
+          });
+          options.onFallback?.(err, attempt);
+          earlier = mostTelling(earlier, err);
+          continue;
+        }
+        throw await settleFailure(ctx, mostTelling(earlier, err), attempt, options);
       }
-      throw await settleFailure(ctx, mostTelling(earlier, err), attempt, options);
     }
   }
   throw new Error('no route to try: the catalog resolves every name to at least one');
+}
+
+/** Waits `ms`; false when the client left meanwhile. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**

@@ -23,6 +23,8 @@ export class GatewayMetrics {
   readonly streamsInFlight = this.gauge('gateway_streams_in_flight', 'Streamed answers (SSE and GraphQL subscriptions) being relayed now.', []);
   readonly upstreamErrors = this.counter('gateway_upstream_errors_total', 'Failed upstream calls, by provider and status (0: no response).', ['provider', 'status']);
   readonly upstreamFallbacks = this.counter('gateway_upstream_fallbacks_total', 'Retryable upstream failures that moved to the next route.', ['provider']);
+  readonly upstreamRetries = this.counter('gateway_upstream_retries_total', 'Retryable upstream failures of a call\'s last route that were tried again after a pause.', ['provider']);
+  readonly channelCoolDowns = this.counter('gateway_channel_cool_downs_total', 'Provider channels that failed repeatedly and were tried last for a while.', ['provider']);
   readonly upstreamDuration = this.histogram('gateway_upstream_request_duration_seconds', 'Time of one upstream attempt to its whole answer (non-streamed calls), by provider and model.', ['provider', 'model'], LATENCY_BUCKETS);
   readonly upstreamTimeToFirstToken = this.histogram('gateway_upstream_time_to_first_token_seconds', 'Time of one streamed upstream attempt to its first event, by provider and model.', ['provider', 'model'], FIRST_TOKEN_BUCKETS);
   readonly tokens = this.counter('gateway_tokens_total', "Tokens billed, by model, dimension and the key's account.", ['model', 'dimension', 'account']);

@@ -103,6 +103,8 @@ export class SearchService {
         ...(req.include_provider_payload ? { provider_payload: answer.payload } : {}),
       };
     }, {
+      // Backends fall back to one another within the search's time limit; the last one is not tried twice.
+      retryLastRoute: false,
       onFallback: (err, attempt) => rejected.push(failureEntry(err, attempt.candidate.backend)),
       failedRecord: (err, attempt) => {
         if (!ctx.signal.aborted) rejected.push(failureEntry(err, attempt.candidate.backend));

@@ -73,7 +73,8 @@ describe.each(TEST_DATABASES)('idempotent retries (%s)', (database) => {
 
   it('a first attempt that failed upstream frees the key: the retry runs and succeeds', async () => {
     const idem = randomUUID();
-    const body = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: `Flaky ${idem} [sim fail_times=1 status=500]` }] };
+    // Two failures: the gateway tries the route once more itself before the call fails.
+    const body = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: `Flaky ${idem} [sim fail_times=2 status=500]` }] };
     const first = await post('/v1/chat/completions', body, idem);
     expect(first.status).toBeGreaterThanOrEqual(500);
     await eventually(async () => {

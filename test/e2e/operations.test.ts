@@ -33,7 +33,9 @@ describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) =
     const text = await (await fetch(`${t.url}/metrics`)).text();
     expect(text).toMatch(/gateway_http_requests_total\{method="POST",route="\/v1\/chat\/completions",status="200"\} [1-9]/);
     expect(text).toMatch(/gateway_http_request_duration_seconds_bucket\{le="\+Inf",route="\/v1\/chat\/completions"\} [1-9]/);
-    expect(text).toMatch(/gateway_upstream_errors_total\{provider="openai",status="500"\} 1/);
+    // The failing call was tried twice (the last route is retried once).
+    expect(text).toMatch(/gateway_upstream_errors_total\{provider="openai",status="500"\} 2/);
+    expect(text).toMatch(/gateway_upstream_retries_total\{provider="openai"\} 1/);
     expect(text).toMatch(/gateway_tokens_total\{model="gpt-4.1-mini",dimension="output",account="acct_default"\} [1-9]/);
     expect(text).toMatch(/gateway_spend_microusd_total\{model="gpt-4.1-mini",account="acct_default"\} [1-9]/);
     expect(text).toMatch(/gateway_upstream_request_duration_seconds_count\{provider="openai",model="gpt-4.1-mini"\} [1-9]/);

@@ -21,6 +21,8 @@ const FLOOR_LABEL = 'floor: a bare Node pass-through';
 const CHAT_PATH = '/v1/chat/completions';
 /** Aim for what the gateway adds at one connection, at the 99th percentile (latency, or time to first byte). */
 const ADDED_P99_LIMIT_MS = 0.5;
+/** Aim for the gateway's resident memory while it relays the loaded phase's streams. */
+const STREAMING_RSS_LIMIT_MB = 150;
 /** Aim for a stream's time to first byte at one connection, over the bare pass-through's (p50). */
 const OVER_FLOOR_TTFB_LIMIT_MS = 0.5;
 
@@ -270,14 +272,18 @@ function streaming(connections: number | 'loaded'): Phase {
     async run(ctx) {
       const n = connections === 'loaded' ? ctx.settings.connections : connections;
       const request = chatRequest(ctx, true);
-      const c = await compareStreams(ctx, 'streaming', n, { target: ctx.viaGateway, request }, { target: ctx.direct, request }, n === 1 ? { target: ctx.floor, request } : undefined);
+      // The gateway's resident memory while it relays n streams at once, sampled every 250 ms.
+      let streamingRss = 0;
+      const sampler = setInterval(() => (streamingRss = Math.max(streamingRss, readMemory(ctx.gateway.handle.pid).rssBytes)), 250);
+      const c = await compareStreams(ctx, 'streaming', n, { target: ctx.viaGateway, request }, { target: ctx.direct, request }, n === 1 ? { target: ctx.floor, request } : undefined).finally(() => clearInterval(sampler));
       const gatewayCpu = perRequest(c.gatewayCpuMs, c.g);
       const { report } = ctx;
       report.section(`Streaming chat (include_usage, ${ctx.settings.paceMs} ms between events), ${n} ${n === 1 ? 'connection (alternating)' : 'concurrent streams'}`);
       streamRows(ctx, c, n, n === 1 ? { limitMs: 1 } : undefined);
       report.row('gateway CPU per stream', fmt.ms(gatewayCpu, 3));
+      if (n > 1) report.row(`gateway RSS with ${n} streams at once (highest sampled)`, fmt.mb(streamingRss), '', '', `<= ${STREAMING_RSS_LIMIT_MB} MB`, against(streamingRss / 1048576, STREAMING_RSS_LIMIT_MB));
       report.row('errors (non-2xx + failed)', errorsCell(c.g), errorsCell(c.d, c.f), '', '0', errorsCheck(c.g, c.d, ...(c.f ? [c.f] : [])));
-      report.json[this.id] = streamJson(ctx, c, n, gatewayCpu, { pace_ms: ctx.settings.paceMs });
+      report.json[this.id] = streamJson(ctx, c, n, gatewayCpu, { pace_ms: ctx.settings.paceMs, ...(n > 1 ? { rss_mb: round(streamingRss / 1048576, 1) } : {}) });
     },
   };
 }

@@ -34,7 +34,7 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  *   BENCH_WORDS=20             answer length ([sim words=N])
  *   BENCH_PACE_MS=2            ms between stream events ([sim pace=N]); the first event leaves at once
  *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential, file_upload,
- *                              streaming_1, streaming_loaded, portkey, spend_control, anthropic_stream, tracing, video_tasks; plus "embedded")
+ *                              streaming_1, streaming_loaded, portkey, record_writes, spend_control, anthropic_stream, tracing, video_tasks; plus "embedded")
  *   BENCH_ANTHROPIC_WORDS=200  answer length in anthropic_stream
  *   BENCH_UPLOAD_MB=512        size of the file_upload file
  *   BENCH_TRACES_SAMPLER=always_on  OTEL_TRACES_SAMPLER of the traced instance in tracing (the target applies to always_on);
@@ -175,7 +175,8 @@ async function main(): Promise<number> {
 function printReport(settings: Settings, report: Report, startedAt: number): boolean {
   reportNoise(report);
   const totalS = (performance.now() - startedAt) / 1000;
-  process.stdout.write(`\nModel gateway bench: ${MODEL} (unless a section names another model) through the gateway vs. straight to the simulator (${settings.seconds} s per window, ${os.cpus().length} CPUs, ${process.version})\n\n`);
+  process.stdout.write(`\nModel gateway bench: ${MODEL} (unless a section names another model) through the gateway vs. straight to the simulator (${settings.seconds} s per window, ${process.version})\n`);
+  process.stdout.write(`Machine: ${machine()}\n\n`);
   process.stdout.write(renderTable(COLUMNS, report.rows) + '\n\n');
   process.stdout.write('Added = gateway - direct at the same concurrency. CPU from /proc/<pid>/stat (utime+stime) over the measured window. PASS/MISS are targets, not failures.\n');
   report.json.duration_s = Math.round(totalS);
@@ -188,6 +189,12 @@ function printReport(settings: Settings, report: Report, startedAt: number): boo
   if (failed) process.stdout.write(`\nFAILED (${report.failures.length}):\n${report.failures.map((f) => `  - ${f}`).join('\n')}\n`);
   progress(`${failed ? 'failed' : 'done'} in ${Math.round(totalS)} s`);
   return failed;
+}
+
+/** The machine the figures come from: CPUs and their model, memory, kernel. */
+function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}`;
 }
 
 /** What there is to print if the run breaks off. */

@@ -1,6 +1,6 @@
 import { progress } from '../bench/progress';
 import type { Drill, DrillReport } from './drill';
-import { chat, closedLoop, keyFor, openStage, recordsOf, share, sleep, startGateway, waitFor, type Answer } from './drill-kit';
+import { chat, closedLoop, keyFor, metricOf, openStage, recordsOf, share, sleep, startGateway, waitFor, type Answer } from './drill-kit';
 import { startPrivatePostgres } from './private-services';
 
 const OUTAGE_S = Number(process.env.DRILL_OUTAGE_SECONDS ?? 30);
@@ -56,8 +56,8 @@ export const databaseOutageDrill: Drill = {
     const broken = answers.filter((a) => a.status === 500 || a.status === 0 || !a.requestId);
     report.check('calls with a 500, no answer or no request id', String(broken.length), broken.length === 0);
 
-    const drained = await waitFor(async () => (await spoolDepth(gateway.url)) === 0, 60_000, 500);
-    report.check('spool replayed into the database after recovery', drained ? 'empty' : `${await spoolDepth(gateway.url)} records still spooled after 60 s`, drained);
+    const drained = await waitFor(async () => (await metricOf(gateway.url, 'gateway_usage_spool_depth')) === 0, 60_000, 500);
+    report.check('spool replayed into the database after recovery', drained ? 'empty' : `${await metricOf(gateway.url, 'gateway_usage_spool_depth')} records still spooled after 60 s`, drained);
     const stopped = await gateway.handle.stop(60_000);
     report.check('gateway up throughout, clean exit', `exit code ${stopped.code}`, stopped.code === 0);
     const ids = answers.map((a) => a.requestId).filter((id): id is string => Boolean(id));
@@ -65,9 +65,3 @@ export const databaseOutageDrill: Drill = {
     report.check('usage records: one per answered call (0 lost, 0 twice)', `${share(records.distinct, ids.length)}; ${records.missing.length} missing, ${records.found - records.distinct} twice`, records.missing.length === 0 && records.found === records.distinct);
   },
 };
-
-async function spoolDepth(origin: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('gateway_usage_spool_depth'));
-  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
-}

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { onCleanup } from '../bench/cleanup';
-import { createBenchDatabase, type BenchDatabase } from '../bench/postgres';
+import { createBenchDatabase, withClient, type BenchDatabase } from '../bench/postgres';
 import { createApiKey, startGatewayProcess, startSimulatorProcess, type GatewayProcess, type SimulatorProcess } from '../bench/processes';
 import { progress } from '../bench/progress';
 import { simulatorProviderEnv } from '../bench/upstream';
@@ -105,16 +104,22 @@ export async function closedLoop(connections: number, stop: () => boolean, send:
 }
 
 /** How the usage records of these request ids stand: found, distinct, and the ids without one. */
-export async function recordsOf(databaseUrl: string, ids: string[]): Promise<{ found: number; distinct: number; missing: string[] }> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
+export function recordsOf(databaseUrl: string, ids: string[]): Promise<{ found: number; distinct: number; missing: string[] }> {
+  return withClient(databaseUrl, async (db) => {
     const rows = await db.query<{ id: string }>('SELECT id FROM usage_records WHERE id = ANY($1)', [ids]);
     const seen = new Set(rows.rows.map((r) => r.id));
     return { found: rows.rows.length, distinct: seen.size, missing: ids.filter((id) => !seen.has(id)) };
-  } finally {
-    await db.end();
+  });
+}
+
+/** A metric of a gateway's `/metrics`, summed over its labels (NaN when it is not there). */
+export async function metricOf(origin: string, name: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  let total = Number.NaN;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) total = (Number.isNaN(total) ? 0 : total) + Number(line.slice(line.lastIndexOf(' ') + 1));
   }
+  return total;
 }
 
 /** Resolves after `ms`. */

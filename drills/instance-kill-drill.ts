@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
+import { withClient } from '../bench/postgres';
 import { onCleanup } from '../bench/cleanup';
 import { progress } from '../bench/progress';
 import { writeVideoBenchConfig } from '../bench/video-gateways';
@@ -88,17 +88,13 @@ export const instanceKillDrill: Drill = {
 };
 
 /** The submission records of these tasks, and how many of them charge something. */
-async function taskBilling(databaseUrl: string, taskIds: string[]): Promise<{ records: number; charged: number }> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
+function taskBilling(databaseUrl: string, taskIds: string[]): Promise<{ records: number; charged: number }> {
+  return withClient(databaseUrl, async (db) => {
     const rows = await db.query<{ records: string; charged: string }>(
       `SELECT count(*)::text AS records, count(*) FILTER (WHERE u.amount_microusd > 0)::text AS charged
          FROM usage_records u JOIN video_tasks t ON t.request_id = u.id WHERE t.id = ANY($1)`,
       [taskIds],
     );
     return { records: Number(rows.rows[0]?.records ?? 0), charged: Number(rows.rows[0]?.charged ?? 0) };
-  } finally {
-    await db.end();
-  }
+  });
 }

@@ -2,7 +2,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { progress } from '../bench/progress';
 import type { Drill, DrillReport } from './drill';
-import { chat, closedLoop, keyFor, openStage, share, sleep, startGateway, type Answer } from './drill-kit';
+import { chat, closedLoop, keyFor, metricOf, openStage, share, sleep, startGateway, type Answer } from './drill-kit';
 import { startPrivateRedis } from './private-services';
 
 const PAUSE_S = Number(process.env.DRILL_PAUSE_SECONDS ?? 60);
@@ -44,11 +44,11 @@ export const redisPauseDrill: Drill = {
     phase = 'after';
     progress('redis_pause: Redis answers again');
     await sleep(2_000);
-    const unavailableAtRecovery = await counter(a.url, 'gateway_rate_limit_unavailable_total');
+    const unavailableAtRecovery = await metricOf(a.url, 'gateway_rate_limit_unavailable_total');
     await sleep(AFTER_S * 1000);
     stopping = true;
     const answers = await load;
-    const unavailableAtEnd = await counter(a.url, 'gateway_rate_limit_unavailable_total');
+    const unavailableAtEnd = await metricOf(a.url, 'gateway_rate_limit_unavailable_total');
 
     for (const at of ['before', 'paused', 'after'] as const) {
       const list = byPhase[at];
@@ -70,13 +70,6 @@ export const redisPauseDrill: Drill = {
     report.check('a task update published on A reaches a subscriber on B (pub/sub recovered)', delivered ? 'delivered' : 'NOT delivered within 20 s', delivered);
   },
 };
-
-async function counter(origin: string, name: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
-  return total;
-}
 
 /** Subscribes to the key's task updates on `subscriberOrigin`, submits a video on `publisherOrigin`, and waits for its update. */
 async function crossInstanceUpdate(publisherOrigin: string, subscriberOrigin: string, key: string): Promise<boolean> {

@@ -1,7 +1,7 @@
-import { Client } from 'pg';
+import { withClient } from '../bench/postgres';
 import { progress } from '../bench/progress';
 import type { Drill, DrillReport } from './drill';
-import { chat, keyFor, openStage, recordsOf, share, startGateway, type Answer } from './drill-kit';
+import { chat, keyFor, metricOf, openStage, recordsOf, share, startGateway, type Answer } from './drill-kit';
 
 /** One kind of upstream misbehaviour, asked of the simulator in the prompt, and what the client must see. */
 interface Fault {
@@ -83,9 +83,8 @@ export const upstreamFaultsDrill: Drill = {
     const servedBy = after.requestId ? await servedByOf(stage.database.url, after.requestId) : undefined;
     report.check('after a 503 storm on OpenAI, `fast` is served by its next route on the first attempt', JSON.stringify(servedBy ?? null), servedBy?.provider !== 'openai' && servedBy?.attempts === 1);
 
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-    const retries = sumOf(metrics, 'gateway_upstream_retries_total');
-    const coolDowns = sumOf(metrics, 'gateway_channel_cool_downs_total');
+    const retries = await metricOf(gateway.url, 'gateway_upstream_retries_total');
+    const coolDowns = await metricOf(gateway.url, 'gateway_channel_cool_downs_total');
     const calls = results.length + STORM + 1;
     report.check('retries within the budget (a fifth of calls, plus ten)', `${retries} retries for ${calls} calls`, retries > 0 && retries <= calls / 5 + 10);
     report.check('channel cool-downs', String(coolDowns), coolDowns >= 1);
@@ -107,33 +106,15 @@ function asExpected(fault: Fault, answer: Answer): boolean {
   return answer.status !== 200 || !answer.complete ? fault.expect.includes(answer.code ?? '') : false;
 }
 
-async function servedByOf(databaseUrl: string, id: string): Promise<{ provider: string; attempts: number } | undefined> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    // The record is written before the answer goes out.
-    const rows = await db.query<{ served_by: { provider: string; attempts: number } }>('SELECT served_by FROM usage_records WHERE id = $1', [id]);
-    return rows.rows[0]?.served_by;
-  } finally {
-    await db.end();
-  }
+function servedByOf(databaseUrl: string, id: string): Promise<{ provider: string; attempts: number } | undefined> {
+  // The record is written before the answer goes out.
+  return withClient(databaseUrl, async (db) => (await db.query<{ served_by: { provider: string; attempts: number } }>('SELECT served_by FROM usage_records WHERE id = $1', [id])).rows[0]?.served_by);
 }
 
 /** Records of failed calls (not 200) that charged anything. */
-async function chargedFailures(databaseUrl: string, ids: string[]): Promise<number> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
+function chargedFailures(databaseUrl: string, ids: string[]): Promise<number> {
+  return withClient(databaseUrl, async (db) => {
     const rows = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM usage_records WHERE id = ANY($1) AND status_code <> 200 AND amount_microusd > 0', [ids]);
     return Number(rows.rows[0]?.n ?? 0);
-  } finally {
-    await db.end();
-  }
-}
-
-/** The sum of a Prometheus counter over its labels. */
-function sumOf(metrics: string, name: string): number {
-  let total = 0;
-  for (const line of metrics.split('\n')) if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
-  return total;
+  });
 }

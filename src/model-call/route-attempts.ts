@@ -80,8 +80,8 @@ export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
 /**
  * Routing with fallback, for every capability: places the call's hold
  * (accounts under spend control), then tries the candidates in order until
- * one answers, routes on cooling provider channels last (channel-health.ts). A failure before any byte reached the client
- * moves to the next route when it is worth it (an upstream failure marked
+ * one answers, routes on cooling provider channels last (channel-health.ts).
+ * A failure before any byte reached the client moves to the next route when it is worth it (an upstream failure marked
  * retryable, or a route whose protocol cannot express the request); the last
  * failure settles the usage record (uncharged, naming the route that failed)
  * and is thrown as the gateway error the client sees. Errors that are bugs
@@ -129,20 +129,12 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
         noteChannelAnswer(channel);
         return answer;
       } catch (err) {
-        if (!ctx.signal.aborted) {
-          countUpstreamError(metrics, candidate, err);
-          if (noteChannelFailure(channel, err)) {
-            metrics.channelCoolDowns.inc({ provider: channel.name });
-            ctx.logger.warn('provider channel keeps failing; it is tried last for a while', { provider: channel.name, cool_down_ms: COOL_DOWN_MS });
-          }
-        }
+        if (!ctx.signal.aborted) noteFailure(ctx, metrics, candidate, err);
         const mayMove = fallsBack(err, ctx) && (options.mayFallBack?.(err) ?? true);
         if (mayMove && i < candidates.length - 1) {
           if (err instanceof UpstreamError) {
             metrics.upstreamFallbacks.inc({ provider: channel.name });
-            ctx.logger.warn('upstream failed before the first byte; trying the next route', {
-              provider: channel.name, upstream_status: err.details.status, reason: err.message,
-            });
+            ctx.logger.warn('upstream failed before the first byte; trying the next route', { provider: channel.name, upstream_status: err.details.status, reason: err.message });
           }
           options.onFallback?.(err, attempt);
           earlier = mostTelling(earlier, err);
@@ -152,9 +144,7 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
         const delay = mayMove && options.retryLastRoute !== false ? retryDelayMs(err, retry + 1) : undefined;
         if (delay !== undefined && (await pause(delay, ctx.signal))) {
           metrics.upstreamRetries.inc({ provider: channel.name });
-          ctx.logger.warn('upstream failed before the first byte; trying the route again', {
-            provider: channel.name, upstream_status: (err as UpstreamError).details.status, reason: (err as Error).message, delay_ms: Math.round(delay),
-          });
+          ctx.logger.warn('upstream failed before the first byte; trying the route again', { provider: channel.name, reason: (err as Error).message, delay_ms: Math.round(delay) });
           options.onFallback?.(err, attempt);
           earlier = mostTelling(earlier, err);
           continue;
@@ -164,6 +154,15 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
     }
   }
   throw new Error('no route to try: the catalog resolves every name to at least one');
+}
+
+/** An attempt's failure, counted by provider and status and against its channel (which may start a cool-down). */
+function noteFailure(ctx: RequestContext, metrics: GatewayMetrics, candidate: RouteCandidate, err: unknown): void {
+  countUpstreamError(metrics, candidate, err);
+  const channel = candidate.route.provider;
+  if (!noteChannelFailure(channel, err)) return;
+  metrics.channelCoolDowns.inc({ provider: channel.name });
+  ctx.logger.warn('provider channel keeps failing; it is tried last for a while', { provider: channel.name, cool_down_ms: COOL_DOWN_MS });
 }
 
 /** Waits `ms`; false when the client left meanwhile. */

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { UsageRecordRow } from '../src/billing/usage-record';
+import { UsageSpool } from '../src/billing/usage-spool';
+import { UsageWriter } from '../src/billing/usage-writer';
+import { openDatabase } from '../src/db/database';
+import { silentLogger } from '../src/observability/logger';
+import { GatewayMetrics, valueOf } from '../src/observability/metrics';
+import { against } from './context';
+import type { Phase } from './phases';
+import { withClient } from './postgres';
+import { progress } from './progress';
+import { round } from './stats';
+import { fmt } from './table';
+
+/** Records in flight at once: the requests a busy instance has waiting on their record. */
+const IN_FLIGHT = 1_000;
+const TARGET_PER_S = 5_000;
+const ID_PREFIX = 'req_benchwrite_';
+
+/**
+ * How many usage records one instance can make durable per second: the
+ * gateway's own group-commit writer (src/billing/usage-writer.ts), run in
+ * the bench process against the bench's PostgreSQL database, with a
+ * thousand records waiting at any time (each `write()` resolves once its
+ * record is committed). The records are counted in the database, then
+ * deleted so that the run's usage-record check stays exact.
+ */
+export const recordWrites: Phase = {
+  id: 'record_writes',
+  async run(ctx) {
+    const { report, settings } = ctx;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-writes-'));
+    const db = await openDatabase({ databaseUrl: ctx.gatewayEnv.DATABASE_URL!, dataDir: dir });
+    const metrics = new GatewayMetrics();
+    const writer = new UsageWriter(db, new UsageSpool(path.join(dir, 'spool.jsonl')), silentLogger, metrics);
+    progress(`record_writes: ${IN_FLIGHT} records in flight for ${settings.seconds} s`);
+    let n = 0;
+    const deadline = performance.now() + settings.seconds * 1000;
+    const started = performance.now();
+    try {
+      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+        while (performance.now() < deadline) await writer.write(row(`${ID_PREFIX}${n++}`));
+      }));
+      const seconds = (performance.now() - started) / 1000;
+      const committed = await withClient(ctx.gatewayEnv.DATABASE_URL!, async (c) => Number((await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM usage_records WHERE id LIKE '${ID_PREFIX}%'`)).rows[0]!.n));
+      const spooled = await valueOf(metrics.usageRecordsSpooled);
+      const perSecond = committed / seconds;
+      report.section(`Usage records: the group-commit writer alone, ${IN_FLIGHT} in flight, on the bench's PostgreSQL`);
+      report.row('records made durable per second', `${fmt.int(perSecond)} /s`, '', '', `>= ${fmt.int(TARGET_PER_S)} /s`, against(-perSecond, -TARGET_PER_S));
+      report.row('records written / found in the database / spooled', `${fmt.int(n)} / ${fmt.int(committed)} / ${fmt.int(spooled)}`, '', '', 'equal, 0 spooled', committed === n && spooled === 0 ? 'ok' : 'FAIL');
+      if (committed !== n) report.fail(`record_writes: ${n} records written, ${committed} in the database`);
+      report.json[this.id] = { in_flight: IN_FLIGHT, seconds: round(seconds, 2), records: n, committed, spooled, per_second: round(perSecond, 0) };
+    } finally {
+      await withClient(ctx.gatewayEnv.DATABASE_URL!, (c) => c.query(`DELETE FROM usage_records WHERE id LIKE '${ID_PREFIX}%'`));
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+function row(id: string): UsageRecordRow {
+  return {
+    id, keyId: 'key_bench', accountId: 'acct_default', createdAt: new Date(), model: 'gpt-4.1-mini', endpoint: '/v1/chat/completions',
+    statusCode: 200, promptTokens: 12, completionTokens: 20, totalTokens: 32, measurement: { input: 'provider', output: 'provider' },
+    dimensions: [{ name: 'input', quantity: 12, unit: 'tokens' }, { name: 'output', quantity: 20, unit: 'tokens' }],
+    currency: 'USD', amountMicrousd: 37n, pricingVersion: 1,
+    lineItems: [{ dimension: 'input', quantity: 12, unit_microusd: 0.4, amount_microusd: 5 }],
+    routing: { status_code: 200, total_duration_ms: 3, ttft_ms: null, was_streaming: false },
+    providerUsage: { family: 'openai', raw_fields: {} }, logId: `log_${id}`, servedBy: { provider: 'openai', upstream_model: 'gpt-4.1-mini', lane: 'standard', attempts: 1 },
+    errorCode: null, billingState: 'final', taskId: null, heldMicrousd: null, holdId: null, parentKeyId: null,
+  };
+}

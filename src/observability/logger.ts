@@ -48,9 +48,25 @@ export function createLogger(
   );
 }
 
-/** The gateway's logging calls (message first) on a pino logger (fields first). */
+/**
+ * The gateway's logging calls (message first) on a pino logger (fields
+ * first). A child (a request's logger) is made on its first line: most
+ * requests log nothing, and a pino child costs its bindings' redaction and
+ * serialization up front.
+ */
 class StructuredLogger implements Logger {
-  constructor(private readonly pino: PinoLogger) {}
+  private made: PinoLogger | undefined;
+
+  constructor(
+    private readonly parent: PinoLogger,
+    private readonly bindings?: Record<string, unknown>,
+  ) {
+    if (!bindings) this.made = parent;
+  }
+
+  private get pino(): PinoLogger {
+    return (this.made ??= this.parent.child(this.bindings!));
+  }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
     if (fields) this.pino.debug(fields, msg);
@@ -73,11 +89,11 @@ class StructuredLogger implements Logger {
   }
 
   child(fields: Record<string, unknown>): Logger {
-    return new StructuredLogger(this.pino.child(readableValues(fields)));
+    return new StructuredLogger(this.pino, readableValues(fields));
   }
 
   enabled(level: LogLevel): boolean {
-    return level !== 'silent' && this.pino.isLevelEnabled(level);
+    return level !== 'silent' && this.parent.isLevelEnabled(level);
   }
 }
 

@@ -110,6 +110,7 @@ export const ERROR_CODES = {
   file_storage_unavailable: { status: 503, type: 'server_error', meaning: 'The file storage (disk or S3) failed while storing or reading a file; retry in a moment.' },
   rate_limit_unavailable: { status: 503, type: 'server_error', meaning: 'Rate limits are configured to fail closed and Redis, which counts them, is unreachable; retry in a moment.' },
   spend_control_unavailable: { status: 503, type: 'server_error', meaning: 'The account is under spend control and the hold for the call could not be placed (the database did not answer); nothing was sent upstream. Retry in a moment.' },
+  key_check_unavailable: { status: 503, type: 'server_error', meaning: 'The API key could not be checked because the database did not answer, and it was not verified within the last hour on this instance. Retry in a moment.' },
   search_unavailable: { status: 503, type: 'server_error', meaning: 'No search backend is configured; the operator adds them under `search.backends`.' },
   upstream_overloaded: { status: 503, type: 'upstream_error', meaning: 'The upstream is overloaded; retry with backoff.' },
   upstream_timeout: { status: 504, type: 'upstream_error', meaning: 'The upstream did not answer in time.' },

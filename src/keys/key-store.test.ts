@@ -2,7 +2,7 @@ import { pgliteDatabase } from '../../test/support/pglite-database';
 import type { Database } from '../db/database';
 import type { Principal } from './principal';
 import * as keySecret from './key-secret';
-import { DEFAULT_KEY_CACHE_LIMITS, KeyStore } from './key-store';
+import { DEFAULT_KEY_CACHE_LIMITS, KeyStore, STALE_WHILE_UNREACHABLE_MS } from './key-store';
 
 const { hashKeySecret, MAX_KEY_SECRET_LENGTH, newKeySecret } = keySecret;
 
@@ -27,6 +27,21 @@ const refusalKeys = (store: KeyStore): string[] => [...(store as unknown as { re
 
 describe('key caches', () => {
   afterEach(() => jest.restoreAllMocks());
+
+  it('admits a key verified within the hour while the database cannot be asked, and refuses any other with a 503', async () => {
+    const real = newKeySecret();
+    const { db } = fakeDatabase(real);
+    const store = new KeyStore(db, 30_000);
+    const t0 = 1_000_000;
+    expect((await store.authenticate(real, t0))?.keyId).toBe('key_real');
+    db.query = async () => {
+      throw new Error('connect ECONNREFUSED');
+    };
+    // Past the cache's 30 s: the lookup fails, the verified key still passes.
+    expect((await store.authenticate(real, t0 + 60_000))?.keyId).toBe('key_real');
+    expect(await store.authenticate(real, t0 + 30_000 + STALE_WHILE_UNREACHABLE_MS + 1).catch((e: { code?: string }) => e.code)).toBe('key_check_unavailable');
+    expect(await store.authenticate(newKeySecret(), t0 + 60_000).catch((e: { code?: string; status?: number }) => [e.code, e.status])).toEqual(['key_check_unavailable', 503]);
+  });
 
   it('refuses a bearer string longer than any key without hashing, looking it up or caching it', async () => {
     const real = newKeySecret();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
+import { GatewayError } from '../errors/gateway-error';
 import type { PrismaClient } from '../generated/prisma/client';
 import { NO_OTHER_INSTANCES, type KeyChangeNotifier } from './key-change';
 import { hashKeySecret, keyDisplayPrefix, mayBeKeySecret, newKeySecret } from './key-secret';
@@ -73,6 +74,9 @@ export interface KeyCacheLimits {
   maxCachedRefusals: number;
 }
 
+/** How long after its cache entry ran out a verified key is still admitted while the database cannot be asked. */
+export const STALE_WHILE_UNREACHABLE_MS = 60 * 60_000;
+
 export const DEFAULT_KEY_CACHE_LIMITS: KeyCacheLimits = { maxCachedKeys: 10_000, maxCachedRefusals: 1_000 };
 
 /**
@@ -132,6 +136,8 @@ export class KeyStore {
     let principal: Principal | null;
     try {
       principal = await this.load(digest);
+    } catch {
+      return this.whileUnreachable(secret, now);
     } finally {
       this.lookupsInFlight--;
     }
@@ -171,6 +177,18 @@ export class KeyStore {
     if (!mayBeKeySecret(secret)) return null;
     const entry = this.keys.get(secret);
     return entry && entry.until > now ? usable(entry.principal, now) : undefined;
+  }
+
+  /**
+   * The database cannot be asked: a key verified within the last hour is
+   * still admitted (its expiry still applies, and a revocation heard from
+   * any instance has already dropped it), so an outage does not lock out
+   * the clients being served; any other key is refused with a 503 to retry.
+   */
+  private whileUnreachable(secret: string, now: number): Principal | null {
+    const known = this.keys.get(secret);
+    if (known && known.until + STALE_WHILE_UNREACHABLE_MS > now) return usable(known.principal, now);
+    throw new GatewayError('key_check_unavailable', 'The API key could not be checked (the database did not answer). Retry in a moment.', { retryAfterSeconds: 2 });
   }
 
   private forgottenSince(keyId: string, tick: number): boolean {

@@ -56,9 +56,10 @@ describe('task updates cross instances through Redis', () => {
     await client.dispose();
     expect(states[0].status).not.toBe('COMPLETED');
     expect(states[states.length - 1]).toMatchObject({ id, status: 'COMPLETED', videoUrl: expect.stringMatching(/^https:/) });
-    // Every upstream poll came from A: B only relayed what A published.
-    const polls = async (g: GatewayProcess) => /gateway_video_polls_total\{provider="xai"\} (\d+)/.exec(await (await fetch(`${g.url}/metrics`)).text())?.[1];
-    expect(Number(await polls(a))).toBeGreaterThan(0);
-    expect(await polls(b)).toBeUndefined();
+    // The upstream polls came from A: B relayed what A published. B's one read of the task (the subscription's
+    // first state) polls it itself when that read finds it due, as any read does; nothing more.
+    const polls = async (g: GatewayProcess) => Number(/gateway_video_polls_total\{provider="xai"\} (\d+)/.exec(await (await fetch(`${g.url}/metrics`)).text())?.[1] ?? 0);
+    expect(await polls(a)).toBeGreaterThan(1);
+    expect(await polls(b)).toBeLessThanOrEqual(1);
   });
 });

@@ -55,11 +55,13 @@ const LAYERS = {
   pubsub: 0.5,
   errors: 0,
   config: 0,
+  // Time limits that cannot be collected before they fire.
+  deadlines: 0,
   generated: 0,
 };
 
 /** What `providers/` may import: it turns a normalized request into an upstream call and knows nothing else. */
-const PROVIDERS_MAY_IMPORT = new Set(['config', 'errors', 'observability']);
+const PROVIDERS_MAY_IMPORT = new Set(['config', 'deadlines', 'errors', 'observability']);
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 

@@ -51,6 +51,8 @@ import { embeddingsRoute } from './embeddings/embeddings-router';
 import { searchRoute } from './search/search-router';
 import { decisionsRoute } from './decisions/decisions-router';
 import { DecisionService } from './decisions/decision-service';
+import { DECISION_TIME_LIMITS } from './decisions/decision-time-limits';
+import { DECISION_UNIQUE_IDS } from './decisions/decision-unique-ids';
 import { QuestionGenerator } from './decisions/question-generation';
 import { SearchService } from './search/search-service';
 import { FileService } from './files/file-service';
@@ -173,6 +175,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
   });
   const ledger = new Ledger(db);
+  const decisionTimeLimits = { ...DECISION_TIME_LIMITS, evaluationMs: env.GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS, generationMs: env.GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS };
   const accounts = new AccountStore(db);
   const wallets = new WalletStore(db);
   const budgets = new BudgetStore(db);
@@ -222,7 +225,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       searchRoute(new SearchService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
-      decisionsRoute(new DecisionService(catalog, new QuestionGenerator({ catalog, recorder, ledger, rateLimits, metrics, logger }), metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
+      decisionsRoute(new DecisionService(catalog, new QuestionGenerator({ catalog, recorder, ledger, rateLimits, metrics, logger, timeLimits: decisionTimeLimits }), metrics, decisionTimeLimits), {
+        recorder, logger, jsonBody: jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, DECISION_UNIQUE_IDS), idempotency, rateLimits,
+      }),
     ],
     requireApiKey: apiKey,
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {

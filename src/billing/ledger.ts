@@ -38,6 +38,11 @@ export interface LedgerPage {
   next_before: string | null;
 }
 
+/**
+ * The selected columns, ids and money as text (64-bit). The text id keeps its
+ * column's name, so every ORDER BY names the table's column
+ * (`"ledger_entries"."id"`): a bare "id" would sort the text and put 9 above 15.
+ */
 const COLUMNS =
   '"id"::text, "account_id", "kind", "amount_microusd"::text, "charged_microusd"::text, "hold_id"::text, "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note", "related_request_id", "created_at"';
 
@@ -53,7 +58,7 @@ export class Ledger {
   /** An account's entries, newest first, `limit` at a time, older than entry `before` when given. */
   async page(accountId: string, limit: number, before?: bigint): Promise<LedgerPage> {
     const { rows } = await this.db.query<LedgerRow>(
-      `SELECT ${COLUMNS} FROM "ledger_entries" WHERE "account_id" = $1 AND ($2::bigint IS NULL OR "id" < $2::bigint) ORDER BY "id" DESC LIMIT $3`,
+      `SELECT ${COLUMNS} FROM "ledger_entries" WHERE "account_id" = $1 AND ($2::bigint IS NULL OR "id" < $2::bigint) ORDER BY "ledger_entries"."id" DESC LIMIT $3`,
       [accountId, before?.toString() ?? null, limit + 1],
     );
     const data = rows.slice(0, limit).map(entryView);
@@ -63,7 +68,7 @@ export class Ledger {
 
   /** The entries of one request (its hold and what ended it). */
   async forRequest(requestId: string): Promise<LedgerEntryView[]> {
-    const { rows } = await this.db.query<LedgerRow>(`SELECT ${COLUMNS} FROM "ledger_entries" WHERE "request_id" = $1 ORDER BY "id"`, [requestId]);
+    const { rows } = await this.db.query<LedgerRow>(`SELECT ${COLUMNS} FROM "ledger_entries" WHERE "request_id" = $1 ORDER BY "ledger_entries"."id"`, [requestId]);
     return rows.map(entryView);
   }
 

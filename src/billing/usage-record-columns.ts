@@ -16,7 +16,12 @@ export const routingColumn = z
   .object({ status_code: z.number().int(), total_duration_ms: z.number(), ttft_ms: z.number().nullable(), was_streaming: z.boolean() })
   .nullable();
 
-/** What the client received of a response whose record was committed before its body went out. */
+/**
+ * What the client received of a response whose record was committed before
+ * its body went out: `sent`, the whole response was handed to the
+ * connection; `client_gone`, the client left before its end. A field of the
+ * record of its own: the spec's `routing` carries status and timing only.
+ */
 export type Delivery = 'sent' | 'client_gone';
 
 export function deliveryOf(statusCode: number, stored: string | null): Delivery {

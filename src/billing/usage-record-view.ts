@@ -27,7 +27,10 @@ export interface UsageRecordView {
     held_microusd?: number;
     settled_at?: number | null;
   };
-  routing: (NonNullable<z.infer<typeof routingColumn>> & { delivery: Delivery }) | null;
+  /** Public status and timing only: `status_code`, `total_duration_ms`, `ttft_ms`, `was_streaming`. */
+  routing: z.infer<typeof routingColumn>;
+  /** What the client received of the response (null when the record has no routing, so no status). */
+  delivery: Delivery | null;
   provider_usage: z.infer<typeof providerUsageColumn>;
   log_id: string;
   /** Present when a temporary credential made the request: it, and the key that minted it. */
@@ -39,6 +42,7 @@ export interface UsageRecordView {
 }
 
 export function toUsageRecordView(row: UsageRecord): UsageRecordView {
+  const routing = routingColumn.parse(row.routing);
   return {
     object: 'usage.request',
     id: row.id,
@@ -61,16 +65,12 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
       state: row.billingState,
       ...(row.heldMicrousd !== null ? { held_microusd: Number(row.heldMicrousd), settled_at: row.settledAt ? Math.floor(row.settledAt.getTime() / 1000) : null } : {}),
     },
-    routing: withDelivery(routingColumn.parse(row.routing), row.delivery),
+    routing,
+    delivery: routing && deliveryOf(routing.status_code, row.delivery),
     provider_usage: providerUsageColumn.parse(row.providerUsage),
     log_id: row.logId,
     ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
     ...(row.search !== null ? { search: searchColumn.parse(row.search)! } : {}),
     ...(row.decision !== null ? { decision: decisionColumn.parse(row.decision)! } : {}),
   };
-}
-
-/** `sent`: the whole response was handed to the connection; `client_gone`: the client left before its end. */
-function withDelivery(routing: z.infer<typeof routingColumn>, stored: string | null): UsageRecordView['routing'] {
-  return routing && { ...routing, delivery: deliveryOf(routing.status_code, stored) };
 }

@@ -44,18 +44,17 @@ const claudeChat = { ...fullChat, json_output: false };
 
 type Reasoning = NonNullable<GatewayConfigInput['models'][number]['reasoning']>;
 
-/** Claude: off unless asked; effort and `#thinking` reserve a share of max_tokens; temperature must be 1. */
+/**
+ * Claude up to 4.6: off unless asked; effort and `#thinking` reserve a share
+ * of max_tokens as the thinking budget; temperature must be 1. 4.6 takes
+ * adaptive thinking too, but it accepts a budget, so the spec's share rule
+ * holds for it (medium: 2048 of 4096).
+ */
 const claudeReasoning: Reasoning = {
   default: 'off', effort: { low: 20, medium: 50, high: 80 }, budget: true, min_budget: 1024,
   thinking_suffix: 80, temperature: 'must_be_1', returns_text: true, max_tokens_default: 'model_max',
 };
-/**
- * Claude 4.6: adaptive thinking with an effort level; an explicit
- * `reasoning.max_tokens` is still sent as a budget, which 4.6 accepts
- * (deprecated there).
- */
-const claudeAdaptiveReasoning: Reasoning = { ...claudeReasoning, control: 'adaptive_or_budget' };
-/** Claude 4.7 and later: adaptive thinking only; a fixed budget is refused upstream with a 400. */
+/** Claude 4.7 and later refuse a fixed budget (400 upstream): adaptive thinking at an effort level. */
 const claudeAdaptiveOnlyReasoning: Reasoning = { ...claudeReasoning, control: 'effort_level' };
 /** OpenAI o-series: always reasons, effort only, no sampling parameters, reasoning stays internal. */
 const oSeriesReasoning: Reasoning = { default: 'always', effort: 'native', budget: false, temperature: 'unsupported', returns_text: false };
@@ -130,14 +129,14 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   {
     id: 'claude-sonnet-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 200_000, max_output_tokens: 64_000, modalities: chatVision, capabilities: claudeChat,
-    reasoning: claudeAdaptiveReasoning,
+    reasoning: claudeReasoning,
     pricing: { input: '3.00', cache_write_5m: '3.75', cache_write_1h: '6.00', cache_read: '0.30', output: '15.00', reasoning: '15.00' },
     routes: route('anthropic', 'claude-sonnet-4-6'),
   },
   {
     id: 'claude-opus-4-6', owned_by: 'anthropic', family: 'anthropic', endpoint_types: ['chat', 'responses'],
     context_window: 1_000_000, max_output_tokens: 128_000, modalities: chatVision, capabilities: claudeChat,
-    reasoning: claudeAdaptiveReasoning,
+    reasoning: claudeReasoning,
     pricing: { input: '5.00', cache_write_5m: '6.25', cache_write_1h: '10.00', cache_read: '0.50', output: '25.00', reasoning: '25.00' },
     routes: route('anthropic', 'claude-opus-4-6'),
   },

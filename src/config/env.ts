@@ -74,6 +74,9 @@ const envSchema = z.object({
   GATEWAY_DECISIONS_QUESTION_GENERATION: z.enum(['true', 'false', '1', '0', '']).optional(),
   /** The platform's default generator model for decision questions. */
   GATEWAY_DECISIONS_GENERATOR_MODEL: z.string().optional(),
+  /** How long a decision's evaluation (its attempts together) and a question generation may take, in ms. */
+  GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

@@ -67,10 +67,14 @@ export const reasoningCapabilitiesSchema = z.strictObject({
    * The thinking control the upstream takes: a token `budget` (Anthropic `budget_tokens`, Gemini 2.5
    * `thinkingBudget`), or an `effort_level` (Claude 4.7 and later: adaptive thinking with
    * `output_config.effort`; Gemini 3: `thinkingLevel`), where a client's budget or `#thinking`
-   * suffix becomes the level whose share of max_tokens is nearest. `adaptive_or_budget` (Claude
-   * 4.6): levels, except that a client's explicit `reasoning.max_tokens` is sent as a budget.
+   * suffix becomes the level whose share of max_tokens is nearest. Only a model that refuses a
+   * budget takes levels: one that accepts a budget follows the share rule. `adaptive_or_budget`,
+   * which catalogs once gave Claude 4.6 (it accepts a budget), is read as `budget`.
    */
-  control: z.enum(['budget', 'effort_level', 'adaptive_or_budget']).default('budget'),
+  control: z
+    .enum(['budget', 'effort_level', 'adaptive_or_budget'])
+    .default('budget')
+    .transform((control) => (control === 'adaptive_or_budget' ? 'budget' : control)),
   /** The upstream's name for each effort level, where it differs (Gemini 3 Pro has no `medium`). */
   effort_levels: z.strictObject({ low: z.string().min(1), medium: z.string().min(1), high: z.string().min(1) }).optional(),
 }).superRefine((caps, ctx) => {

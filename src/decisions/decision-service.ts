@@ -1,5 +1,6 @@
 import type { Catalog, Candidate } from '../catalog/catalog';
 import type { DecisionStage } from '../billing/usage-record-columns';
+import { Deadline } from '../deadlines/deadline';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
@@ -13,15 +14,13 @@ import { evaluationMessages, EVALUATION_PROMPT_VERSION } from './decision-prompt
 import { readQuestions, type DecisionQuestions, type QuestionPolicy } from './decision-questions';
 import { decisionRequestSchema, type DecisionRequest } from './decision-request-schema';
 import { checkState } from './decision-state';
+import { DECISION_TIME_LIMITS, type DecisionTimeLimits } from './decision-time-limits';
 import { DECISIONS_ENDPOINT } from './decisions-endpoint';
 import { generationView, type Generation, type QuestionGenerator } from './question-generation';
 import { completeStructured } from './structured-call';
 
-/** The native evaluation's limits: 10 s in all, at most 2 provider attempts. */
-export const EVALUATION_TIMEOUT_MS = 10_000;
+/** The native evaluation's attempts at most (its time limit is in DecisionTimeLimits). */
 const EVALUATION_ATTEMPTS = 2;
-/** Both stages (generation, then evaluation) together. */
-export const DECISION_TIMEOUT_MS = 25_000;
 /** The whole request as sent upstream, images included. */
 export const MAX_UPSTREAM_REQUEST_BYTES = 13 * 1024 * 1024;
 /** Alternatives asked for at each answer token. */
@@ -53,6 +52,7 @@ export class DecisionService {
     private readonly catalog: Catalog,
     private readonly generator: QuestionGenerator,
     private readonly metrics: GatewayMetrics,
+    private readonly timeLimits: DecisionTimeLimits = DECISION_TIME_LIMITS,
   ) {}
 
   /** Whether the operator turned decisions on (the catalog carries the switch, so it changes at runtime). */
@@ -60,8 +60,12 @@ export class DecisionService {
     return this.catalog.contents.decisions.enabled;
   }
 
-  async decide(ctx: RequestContext, raw: unknown): Promise<DecisionResponse> {
-    const deadline = AbortSignal.timeout(DECISION_TIMEOUT_MS);
+  /** Both stages within the whole decision's time limit, which also ends when the client leaves. */
+  decide(ctx: RequestContext, raw: unknown): Promise<DecisionResponse> {
+    return Deadline.run(this.timeLimits.totalMs, [ctx.signal], (deadline) => this.decideWithin(ctx, raw, deadline));
+  }
+
+  private async decideWithin(ctx: RequestContext, raw: unknown, deadline: Deadline): Promise<DecisionResponse> {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(decisionRequestSchema, raw);
     const candidates = this.catalog.resolve(req.model, ctx.principal, 'decisions', DECISIONS_ENDPOINT);
@@ -80,13 +84,12 @@ export class DecisionService {
     checkUpstreamSize(evaluationRequest(req, explicit ?? {}, images, candidates[0]!));
 
     let generation: Generation | undefined;
-    if (!explicit) generation = await this.generator.generate(ctx, this.catalog.contents.decisions, { state: req.state, images, model: req.question_generation?.model, policy, deadline });
+    if (!explicit) generation = await this.generator.generate(ctx, this.catalog.contents.decisions, { state: req.state, images, model: req.question_generation?.model, policy, deadline: deadline.signal });
     const questions = explicit ?? generation!.questions;
     const record: DecisionStage = { stage: 'evaluation', prompt_version: EVALUATION_PROMPT_VERSION, linked_request_id: generation?.requestId ?? null, questions: explicit ? 'explicit' : 'generated' };
-    const evaluationDeadline = AbortSignal.any([deadline, AbortSignal.timeout(EVALUATION_TIMEOUT_MS)]);
     const attempts = candidates.length >= EVALUATION_ATTEMPTS ? candidates.slice(0, EVALUATION_ATTEMPTS) : [candidates[0]!, candidates[0]!];
     try {
-      return await tryRoutes(ctx, this.metrics, attempts, async (attempt) => {
+      return await Deadline.run(this.timeLimits.evaluationMs, [deadline.signal], (evaluationDeadline) => tryRoutes(ctx, this.metrics, attempts, async (attempt) => {
         const request = evaluationRequest(req, questions, images, attempt.candidate);
         const structured = await completeStructured(ctx, attempt, request, evaluationDeadline, `The decision model "${model.id}"`);
         const answers = readAnswers(structured.content, structured.logprobs, questions);
@@ -101,7 +104,7 @@ export class DecisionService {
           usage,
           ...(generation ? { questions, question_generation: generationView(generation) } : {}),
         };
-      }, { retryLastRoute: false, spend: () => ({ promptTokens: Buffer.byteLength(JSON.stringify(evaluationRequest(req, questions, images, candidates[0]!))), outputCap: outputCap(questions) }), failedRecord: () => ({ decision: record }) });
+      }, { retryLastRoute: false, spend: () => ({ promptTokens: Buffer.byteLength(JSON.stringify(evaluationRequest(req, questions, images, candidates[0]!))), outputCap: outputCap(questions) }), failedRecord: () => ({ decision: record }) }));
     } catch (err) {
       // The generation's charge stands: its questions come back to be sent as explicit ones, which costs no second generation.
       if (generation && err instanceof GatewayError) {

@@ -2,6 +2,7 @@ import type { Ledger } from '../billing/ledger';
 import type { UsageRecorder } from '../billing/usage-recorder';
 import type { Catalog, CatalogModel } from '../catalog/catalog';
 import type { DecisionSwitches } from '../config/decision-switches';
+import { Deadline } from '../deadlines/deadline';
 import { GatewayError } from '../errors/gateway-error';
 import { newRequestId } from '../http/request-id';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
@@ -16,14 +17,13 @@ import { chatRequestSchema } from '../providers/chat-request';
 import { parseJsonOrUndefined } from '../providers/parse-json';
 import type { DecisionImage } from './decision-images';
 import { readQuestions, type DecisionQuestions, type QuestionPolicy } from './decision-questions';
+import { DECISION_TIME_LIMITS, type DecisionTimeLimits } from './decision-time-limits';
 import { DECISIONS_ENDPOINT } from './decisions-endpoint';
 import { GENERATION_PROMPT_VERSION, generatedToQuestions, generationMessages, questionsSchema, QUESTIONS_SCHEMA_NAME } from './generation-prompt';
 import { completeStructured } from './structured-call';
 
 /** Question generations per minute, per key and per account, on every instance together. */
 export const GENERATIONS_PER_MINUTE = 2;
-/** The most a generation may take. */
-export const GENERATION_TIMEOUT_MS = 15_000;
 const GENERATION_MAX_TOKENS = 4_000;
 
 export interface GenerationInput {
@@ -33,7 +33,7 @@ export interface GenerationInput {
   model: string | undefined;
   /** What the decision model takes: generated questions must fit it too. */
   policy: QuestionPolicy;
-  /** The whole decision's deadline; the generation stops at the earlier of it and its own 15 s. */
+  /** The whole decision's deadline (which ends with the client too); the generation stops at the earlier of it and its own limit. */
   deadline: AbortSignal;
 }
 
@@ -53,6 +53,8 @@ export interface QuestionGeneratorDeps {
   rateLimits: RateLimits;
   metrics: GatewayMetrics;
   logger: Logger;
+  /** Its `generationMs` is the most a generation may take. */
+  timeLimits?: DecisionTimeLimits;
 }
 
 /**
@@ -88,14 +90,14 @@ export class QuestionGenerator {
     const gen: RequestContext = { ...stage.context, signal: ctx.signal };
     gen.ticket.noteRequestedModel(generator.id);
     const record = { stage: 'question_generation' as const, prompt_version: GENERATION_PROMPT_VERSION, linked_request_id: ctx.requestId };
-    const deadline = AbortSignal.any([input.deadline, AbortSignal.timeout(GENERATION_TIMEOUT_MS)]);
     let answer;
     try {
-      answer = await tryRoutes(gen, this.deps.metrics, candidates, async (attempt) => {
-        const structured = await completeStructured(gen, attempt, request, deadline, `The question generator "${generator.id}"`);
-        await gen.ticket.settle({ ...settlementOf(attempt, { statusCode: 200, usage: structured.usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }), decision: record });
-        return structured;
-      }, { spend: () => spendEstimateOf('chat', request), failedRecord: () => ({ decision: record }) });
+      answer = await Deadline.run((this.deps.timeLimits ?? DECISION_TIME_LIMITS).generationMs, [input.deadline], (deadline) =>
+        tryRoutes(gen, this.deps.metrics, candidates, async (attempt) => {
+          const structured = await completeStructured(gen, attempt, request, deadline, `The question generator "${generator.id}"`);
+          await gen.ticket.settle({ ...settlementOf(attempt, { statusCode: 200, usage: structured.usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }), decision: record });
+          return structured;
+        }, { spend: () => spendEstimateOf('chat', request), failedRecord: () => ({ decision: record }) }));
     } catch (err) {
       // Refused before any attempt (a budget, the wallet): the stage still gets its record.
       if (!gen.ticket.isSettled) {

@@ -4,8 +4,9 @@ import { QUERY_LIMITS, queryLimitRules, tokenLimitRefusal } from './query-limits
 
 /** A schema with cycles, which the gateway's has none of (yet): only the limits bound these documents. */
 const schema = buildSchema(`
-  type Query { node: Node, nodes(first: Int = 10): NodeConnection!, all: [Node!]!, _entities(representations: [_Any!]!): [_Entity]! }
+  type Query { node: Node, nodes(first: Int = 10): NodeConnection!, all: [Node!]!, _entities(representations: [_Any!]!): [_Entity]!, _service: _Service! }
   scalar _Any
+  type _Service { sdl: String }
   union _Entity = Node
   type Subscription { changed: Node! }
   type Node { id: ID!, parent: Node, children(first: Int = 10): NodeConnection!, tags: [Tag!]! }
@@ -36,21 +37,35 @@ const nested = (depth: number) => `{ node { ${'parent { '.repeat(depth - 2)}id${
 
 describe('GraphQL query limits', () => {
   describe('depth', () => {
-    it('allows 12 fields deep and refuses 13', () => {
-      expect(allErrors(nested(12))).toEqual([]);
-      expect(refusals(nested(13))).toEqual([{ limit: 'depth', maximum: 12, actual: 13 }]);
+    it('allows 15 fields deep and refuses 16', () => {
+      expect(allErrors(nested(15))).toEqual([]);
+      expect(refusals(nested(16))).toEqual([{ limit: 'depth', maximum: 15, actual: 16 }]);
     });
 
     it('follows fragments and inline fragments', () => {
       const viaFragments = `
         query { node { ...A } }
         fragment A on Node { parent { ... on Node { parent { ...B } } } }
-        fragment B on Node { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } }`;
-      expect(refusals(viaFragments)).toEqual([{ limit: 'depth', maximum: 12, actual: 13 }]);
+        fragment B on Node { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } } }`;
+      expect(refusals(viaFragments)).toEqual([{ limit: 'depth', maximum: 15, actual: 16 }]);
     });
 
-    it('leaves introspection to graphql-js\'s own introspection depth rule', () => {
+    it('counts introspection fields: an ofType chain past the limit is refused', () => {
+      const chain = (n: number) => `{ __type(name: "Node") { ${'ofType { '.repeat(n - 2)}name${' }'.repeat(n - 2)} } }`;
+      expect(refusals(chain(50))).toEqual([{ limit: 'depth', maximum: 15, actual: 50 }]);
+      expect(refusals('{ __schema { types { fields { type { ...Deep } } } } } fragment Deep on __Type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }'))
+        .toEqual([{ limit: 'depth', maximum: 15, actual: 17 }]);
+    });
+
+    it('lets the standard introspection queries, the console\'s and the federation SDL query through', () => {
       expect(allErrors(getIntrospectionQuery())).toEqual([]);
+      const everyOption = { descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true };
+      expect(allErrors(getIntrospectionQuery(everyOption))).toEqual([]);
+      expect(allErrors('{ __type(name: "Query") { fields { name args { name type { kind name ofType { kind name } } } } } }')).toEqual([]);
+      expect(allErrors('{ _service { sdl } }')).toEqual([]);
+    });
+
+    it('keeps graphql-js\'s own introspection depth rule for cycles', () => {
       const cyclic = '{ __schema { types { fields { type { fields { type { fields { type { name } } } } } } } } }';
       expect(allErrors(cyclic).map((e) => e.message)).toEqual([expect.stringContaining('Maximum introspection depth exceeded')]);
     });

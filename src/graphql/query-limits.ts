@@ -38,7 +38,13 @@ export interface QueryLimits {
   maxCost: number;
 }
 
-export const QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30, maxTokens: 5000, maxCost: 5000 };
+/**
+ * The depth is 15: graphql-js's standard introspection query (what
+ * graphql-codegen, Apollo's tools and the GraphQL IDEs send) is 15 fields
+ * deep, `__schema` to the last `ofType` of a type reference; the depth
+ * counts every field, introspection's included.
+ */
+export const QUERY_LIMITS: QueryLimits = { maxDepth: 15, maxAliases: 30, maxTokens: 5000, maxCost: 5000 };
 
 /**
  * The validation rules that hold `limits` (the parser's `maxTokens` holds
@@ -137,17 +143,14 @@ class OperationWalker {
   }
 
   /**
-   * Fields nested in the deepest path, the leaf counted. The introspection
-   * fields (`__schema`, `__type`) are left out: graphql-js's own
-   * MaxIntrospectionDepthRule bounds them, and the standard introspection
-   * query is deeper than any operation on the gateway's data.
+   * Fields nested in the deepest path, the leaf counted: every field,
+   * the introspection fields (`__schema`, `__type`, `ofType`) too.
    */
   depth(selectionSet: SelectionSetNode): number {
     let deepest = 0;
     for (const selection of selectionSet.selections) {
       let depth = 0;
       if (selection.kind === Kind.FIELD) {
-        if (selection.name.value.startsWith('__')) continue;
         depth = 1 + (selection.selectionSet ? this.depth(selection.selectionSet) : 0);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         depth = this.depth(selection.selectionSet);

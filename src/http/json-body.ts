@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
+import { findDuplicateKey, type UniqueKeys } from './duplicate-json-keys';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
 
 const DECODERS: Record<string, (() => Readable & NodeJS.WritableStream) | null> = {
@@ -19,9 +20,11 @@ const DECODERS: Record<string, (() => Readable & NodeJS.WritableStream) | null> 
  * keeps `req.body` undefined; an empty one reads as `{}`. Every refusal is a
  * GatewayError (400 malformed or cut off, 413 too large, 415 other charset or
  * encoding), and the unread rest of a refused body is discarded so the
- * connection stays usable.
+ * connection stays usable. With `uniqueKeys`, an object whose keys are ids
+ * that repeats one is refused with `uniqueKeys.refusal` (JSON.parse would
+ * keep the last of the two).
  */
-export function jsonBody(limit: number) {
+export function jsonBody(limit: number, uniqueKeys?: UniqueKeys) {
   return (req: HttpRequest, _res: HttpResponse, next: Next): void => {
     if (req.body !== undefined) return next();
     // Declared even when there is no body: Apollo's express integration checks for the property.
@@ -47,6 +50,8 @@ export function jsonBody(limit: number) {
       if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
         return next(new GatewayError('json_too_deep', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels. Flatten it (a tool's parameters schema, say) and retry.`));
       }
+      const duplicate = uniqueKeys && findDuplicateKey(text!, uniqueKeys.paths);
+      if (duplicate) return next(uniqueKeys.refusal(duplicate));
       req.body = body;
       next();
     });

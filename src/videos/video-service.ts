@@ -6,6 +6,7 @@ import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { UsageWriter } from '../billing/usage-writer';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
+import { Deadline } from '../deadlines/deadline';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
@@ -163,10 +164,8 @@ export class VideoService {
     let poll: VideoPoll;
     try {
       this.deps.metrics.videoPolls.inc({ provider: task.provider });
-      const timeout = AbortSignal.timeout(POLL_TIMEOUT_MS);
       const span = pollSpan(task, candidate);
-      const call = this.call(candidate, stop ? AbortSignal.any([timeout, stop]) : timeout, span);
-      poll = await inSpan(span, () => this.adapterOf(candidate).poll(call, task.upstreamId!));
+      poll = await Deadline.run(POLL_TIMEOUT_MS, [stop], (deadline) => inSpan(span, () => this.adapterOf(candidate).poll(this.call(candidate, deadline.signal, span), task.upstreamId!)));
     } catch (err) {
       if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
       if (err instanceof UpstreamError && !err.details.retryable) {
@@ -326,7 +325,7 @@ export class VideoService {
           task = rerouted;
         }
         // Not the client's signal: a submission the upstream may already have accepted is seen through, not abandoned.
-        const accepted = await send(this.adapterOf(candidate), this.call(candidate, AbortSignal.timeout(candidate.route.provider.timeoutMs), attempt.span));
+        const accepted = await Deadline.run(candidate.route.provider.timeoutMs, [], (deadline) => send(this.adapterOf(candidate), this.call(candidate, deadline.signal, attempt.span)));
         await ctx.ticket.settle(settlementOf(attempt, {
           statusCode: 200,
           usage: {

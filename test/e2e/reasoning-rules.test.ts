@@ -67,12 +67,12 @@ const accepted: Accepted[] = [
     },
   },
   {
-    name: 'A: the 128,000-token model takes its own maximum; on 4.6 the suffix is adaptive thinking at high effort',
+    name: 'A: the 128,000-token model takes its own maximum; on 4.6, which accepts a budget, the suffix reserves 80% of it',
     model: 'claude-opus-4-6#thinking',
     upstream: (u) => {
       expect(u.body.max_tokens).toBe(128_000);
-      expect(anthropicThinking(u)).toEqual({ type: 'adaptive' });
-      expect(u.body.output_config).toEqual({ effort: 'high' });
+      expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 102_400 });
+      expect(u.body.output_config).toBeUndefined();
     },
     answer: (b) => expect(b.choices[0].message.reasoning_content.length).toBeGreaterThan(0),
   },
@@ -96,7 +96,9 @@ const accepted: Accepted[] = [
       expect(u.body.output_config).toEqual({ effort: 'medium' });
     },
   },
-  { name: 'A: Claude 4.6 still takes an explicit budget as a budget', model: 'claude-sonnet-4-6', request: { max_tokens: 4096, reasoning: { max_tokens: 2000 } }, upstream: (u) => expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 2000 }) },
+  { name: 'A: Claude 4.6 takes an explicit budget as a budget', model: 'claude-sonnet-4-6', request: { max_tokens: 4096, reasoning: { max_tokens: 2000 } }, upstream: (u) => expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 2000 }) },
+  { name: 'A: Claude 4.6 accepts a budget, so effort medium reserves 50% (4096 -> 2048)', model: 'claude-sonnet-4-6', request: { max_tokens: 4096, reasoning: { effort: 'medium' } }, upstream: (u) => expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 2048 }) },
+  { name: 'A: claude-opus-4-6 effort medium reserves 50% too (4096 -> 2048)', model: 'claude-opus-4-6', request: { max_tokens: 4096, reasoning: { effort: 'medium' } }, upstream: (u) => expect(anthropicThinking(u)).toEqual({ type: 'enabled', budget_tokens: 2048 }) },
   { name: 'Gemini 3: effort is the thinking level (Pro: medium -> high)', model: 'gemini-3-pro-preview', request: { reasoning: { effort: 'medium' } }, upstream: (u) => expect(geminiThinking(u)).toEqual({ thinkingLevel: 'high', includeThoughts: true }) },
   { name: 'B: GPT-5 takes reasoning_effort minimal', model: 'gpt-5-mini', request: { reasoning_effort: 'minimal' }, upstream: (u) => expect(u.body.reasoning_effort).toBe('minimal') },
   { name: 'Gemini 3: Flash takes low as low', model: 'gemini-3-flash-preview', request: { reasoning: { effort: 'low' } }, upstream: (u) => expect(geminiThinking(u)).toEqual({ thinkingLevel: 'low', includeThoughts: true }) },

@@ -18,7 +18,8 @@ const COSTLY = aliased(10, (i) => `u${i}: usageRecords(first: 100) { ${RECORD_OB
 const COSTLY_BY_VARIABLE = `query Pages($n: Int) ${aliased(6, (i) => `u${i}: usageRecords(first: $n) { ${RECORD_OBJECTS} }`)}`;
 const CHEAP = aliased(6, (i) => `u${i}: usageRecords(first: 1) { ${RECORD_OBJECTS} }`);
 /** Thirteen fields deep (the schema has no path that long, so the inner fields are unknown too). */
-const DEEP = `{ usageRecords { edges { node { usage { measurement { ${'a { '.repeat(7)}b${' }'.repeat(7)} } } } } } }`;
+const DEEP = `{ usageRecords { edges { node { usage { measurement { ${'a { '.repeat(10)}b${' }'.repeat(10)} } } } } } }`;
+const DEEP_INTROSPECTION = `{ __type(name: "Query") { ${'ofType { '.repeat(48)}name${' }'.repeat(48)} } }`;
 
 const requestIdPattern = /^req_[0-9a-f]{32}$/;
 
@@ -94,12 +95,18 @@ describe.each(TEST_DATABASES)('GraphQL query limits (%s)', (database) => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it('refuses an operation nested deeper than 12 fields, with GraphQL\'s own errors', async () => {
+  it('refuses an operation nested deeper than 15 fields, with GraphQL\'s own errors', async () => {
     const http = await overHttp(DEEP);
     expect(http.status).toBe(400);
-    expect(http.body.errors).toContainEqual(refusal('depth', '13 fields deep', { maximum: 12, actual: 13 }));
+    expect(http.body.errors).toContainEqual(refusal('depth', '16 fields deep', { maximum: 15, actual: 16 }));
     const ws = await overWs(DEEP);
-    expect(ws.errors).toContainEqual(refusal('depth', '13 fields deep', { maximum: 12, actual: 13 }));
+    expect(ws.errors).toContainEqual(refusal('depth', '16 fields deep', { maximum: 15, actual: 16 }));
+  });
+
+  it('counts introspection fields in the depth: an ofType chain 50 deep is refused', async () => {
+    const http = await overHttp(DEEP_INTROSPECTION);
+    expect(http.status).toBe(400);
+    expect(http.body.errors).toEqual([refusal('depth', '50 fields deep', { maximum: 15, actual: 50 })]);
   });
 
   it('serves what is within the limits', async () => {
@@ -119,10 +126,16 @@ describe.each(TEST_DATABASES)('GraphQL query limits (%s)', (database) => {
     expect((await overWs('{ models { id } }')).results[0].data.models.length).toBeGreaterThan(0);
   });
 
-  it('keeps standard introspection working', async () => {
+  it('keeps standard introspection and the federation SDL query working', async () => {
     const { getIntrospectionQuery } = await import('graphql');
-    const http = await overHttp(getIntrospectionQuery());
-    expect(http.status).toBe(200);
-    expect(http.body.data.__schema.queryType.name).toBe('Query');
+    const everyOption = { descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true };
+    for (const query of [getIntrospectionQuery(), getIntrospectionQuery(everyOption)]) {
+      const http = await overHttp(query);
+      expect(http.status).toBe(200);
+      expect(http.body.data.__schema.queryType.name).toBe('Query');
+    }
+    const sdl = await overHttp('{ _service { sdl } }');
+    expect(sdl.status).toBe(200);
+    expect(sdl.body.data._service.sdl).toContain('type Query');
   });
 });

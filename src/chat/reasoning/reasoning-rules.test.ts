@@ -8,6 +8,7 @@ const catalogModel = (id: string): ModelConfig => modelSchema.parse(DEFAULT_MODE
 const models = {
   sonnet: catalogModel('claude-sonnet-4-5'),
   opus: catalogModel('claude-opus-4-6'),
+  sonnet46: catalogModel('claude-sonnet-4-6'),
   opus47: catalogModel('claude-opus-4-7'),
   gemini3pro: catalogModel('gemini-3-pro-preview'),
   gemini3flash: catalogModel('gemini-3-flash-preview'),
@@ -138,9 +139,31 @@ describe('applyReasoningRules', () => {
     ])('refuses %s', (...row) => expectRefusal(row));
   });
 
-  describe('anthropic adaptive thinking (Claude 4.6 and later take an effort level)', () => {
+  describe('Claude 4.6 accepts a budget, so the spec\'s share rule holds for it', () => {
     it.each([
-      ['opus', 'low'],
+      ['sonnet46', 'low', 1024],
+      ['sonnet46', 'medium', 2048],
+      ['opus', 'medium', 2048],
+      ['opus', 'high', 3277],
+    ] as const)('%s: effort %s reserves its share of max_tokens 4096 as the budget (%d)', (name, effort, budgetTokens) => {
+      expect(apply(name, { max_tokens: 4096, reasoning: { effort } }).thinking).toEqual({ enabled: true, budgetTokens, includeThoughts: true });
+    });
+
+    it.each(['sonnet46', 'opus'] as const)('%s: the #thinking suffix reserves 80 %%, and reasoning.max_tokens wins over effort', (name) => {
+      expect(apply(name, { max_tokens: 4096 }, true).thinking).toEqual({ enabled: true, budgetTokens: 3277, includeThoughts: true });
+      expect(apply(name, { max_tokens: 10_000, reasoning: { effort: 'high', max_tokens: 4_000 } }).thinking).toEqual({ enabled: true, budgetTokens: 4_000, includeThoughts: true });
+    });
+
+    it('a catalog that still says adaptive_or_budget gets the share rule too', () => {
+      const old = modelSchema.parse({ ...DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6'), reasoning: { ...DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!.reasoning, control: 'adaptive_or_budget' } });
+      expect(old.reasoning!.control).toBe('budget');
+      expect(applyReasoningRules(old, req({ max_tokens: 4096, reasoning: { effort: 'medium' } }), false).thinking).toEqual({ enabled: true, budgetTokens: 2048, includeThoughts: true });
+    });
+  });
+
+  describe('anthropic adaptive thinking (Claude 4.7 and later refuse a budget and take an effort level)', () => {
+    it.each([
+      ['opus47', 'low'],
       ['opus47', 'medium'],
       ['opus47', 'high'],
     ] as const)('%s: effort %s is sent as the level, with no budget', (name, effort) => {
@@ -163,10 +186,6 @@ describe('applyReasoningRules', () => {
       [6_600, 10_000, 'high'],
     ] as const)('claude-opus-4-7: reasoning.max_tokens %d of %d becomes the nearest level, %s', (budget, maxTokens, level) => {
       expect(apply('opus47', { max_tokens: maxTokens, reasoning: { max_tokens: budget } }).thinking).toEqual({ enabled: true, effort: level, includeThoughts: true });
-    });
-
-    it('claude-opus-4-6 still takes an explicit reasoning.max_tokens as a budget', () => {
-      expect(apply('opus', { max_tokens: 10_000, reasoning: { max_tokens: 4_000 } }).thinking).toEqual({ enabled: true, budgetTokens: 4_000, includeThoughts: true });
     });
 
     it('stays off when nothing asks for it', () => {

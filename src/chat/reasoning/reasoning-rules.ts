@@ -19,13 +19,13 @@ import type { ChatRequest } from '../../providers/chat-request';
  * |                        | top_k refused, top_p 0.95..1  | top_p and top_k     |                                    |
  * | max_tokens omitted     | the model's largest (catalog) | upstream default    | upstream default                   |
  *
- * Models whose upstream takes an effort level instead of a budget (catalog
- * `control: effort_level`: Claude 4.7 and later with adaptive thinking,
- * Gemini 3 with `thinkingLevel`) get the level: the client's effort as it
- * is, a budget or the suffix as the level whose share of max_tokens is
- * nearest. Claude 4.6 (`adaptive_or_budget`) gets levels too, except that
- * an explicit `reasoning.max_tokens` is still sent as that budget. The same
- * checks apply to what the client sent.
+ * Only models whose upstream refuses a budget (catalog `control:
+ * effort_level`: Claude 4.7 and later with adaptive thinking, Gemini 3 with
+ * `thinkingLevel`) get an effort level: the client's effort as it is, a
+ * budget or the suffix as the level whose share of max_tokens is nearest.
+ * Every model that accepts a budget (Claude 4.6 included, which also takes
+ * adaptive thinking) follows the share rule above. The same checks apply to
+ * what the client sent.
  *
  * A request that breaks a rule is refused with a 400 that names the
  * parameter and the rule, before any upstream call: where the spec says
@@ -58,7 +58,7 @@ export function applyReasoningRules(model: ModelConfig, req: ChatRequest, thinki
   const { max_completion_tokens: _maxCompletion, ...withoutMaxCompletion } = rest;
   const sized = maxTokens !== undefined ? { ...withoutMaxCompletion, max_tokens: maxTokens } : withoutMaxCompletion;
   if (!on) return { ...sized, thinking: { enabled: false } };
-  if (caps.control === 'effort_level' || (caps.control === 'adaptive_or_budget' && !asked.budget)) {
+  if (caps.control === 'effort_level') {
     const level = effortLevel(caps, asked, maxTokens);
     return { ...sized, thinking: { enabled: true, ...(level ? { effort: caps.effort_levels?.[level] ?? level } : {}), includeThoughts: caps.returns_text } };
   }

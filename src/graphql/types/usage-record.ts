@@ -107,9 +107,6 @@ export class UsageRecordRouting {
 
   @Field({ name: 'wasStreaming' })
   was_streaming!: boolean;
-
-  @Field({ description: '`sent`: the whole response was handed to the connection; `client_gone`: the client left before its end.' })
-  delivery!: string;
 }
 
 @ObjectType({ description: 'Usage exactly as the upstream reported it.' })
@@ -211,8 +208,11 @@ export class UsageRecord {
   @Field(() => Billing)
   billing!: Billing;
 
-  @Field(() => UsageRecordRouting, { nullable: true })
+  @Field(() => UsageRecordRouting, { nullable: true, description: 'Public status and timing only.' })
   routing!: UsageRecordRouting | null;
+
+  @Field(() => String, { nullable: true, description: '`sent`: the whole response was handed to the connection; `client_gone`: the client left before its end. Null when the record has no routing.' })
+  delivery!: string | null;
 
   @Field(() => ProviderUsage, { name: 'providerUsage' })
   provider_usage!: ProviderUsage;

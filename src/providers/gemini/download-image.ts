@@ -1,3 +1,4 @@
+import { Deadline } from '../../deadlines/deadline';
 import { sendUpstream } from '../http-client';
 import { ForbiddenAddressError, isForbiddenLiteralHost } from '../public-address';
 
@@ -81,14 +82,15 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * themselves, every other failure as an ImageDownloadError.
  */
 export async function downloadImage(url: string, limits: ImageDownloadLimits, signal?: AbortSignal, budget?: ImageByteBudget): Promise<DownloadedImage> {
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const deadline = new Deadline(limits.timeoutMs, [signal]);
   try {
-    return await fetchFollowingRedirects(parseUrl(url), limits, combined, budget);
+    return await fetchFollowingRedirects(parseUrl(url), limits, deadline.signal, budget);
   } catch (error) {
     if (signal?.aborted || error instanceof ImageDownloadError || error instanceof ImageBudgetExceededError) throw error;
-    if (timeout.aborted) throw new ImageDownloadError(`the download took longer than ${limits.timeoutMs / 1000} s`);
+    if (deadline.expired) throw new ImageDownloadError(`the download took longer than ${limits.timeoutMs / 1000} s`);
     throw new ImageDownloadError(`the download failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    deadline.clear();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { Deadline } from '../../deadlines/deadline';
 import { readBodyText, sendUpstream, toUpstreamError } from '../http-client';
 import { parseJsonOrUndefined } from '../parse-json';
 import { isRetryableStatus, parseRetryAfter, UpstreamError } from '../upstream-error';
@@ -92,9 +93,8 @@ async function receive(exchange: SearchExchange<unknown>): Promise<{ status: num
   const { backend, signal } = exchange.call;
   const fields = { ...exchange.call.providerOptions, ...exchange.fields };
   const post = exchange.method === 'POST';
-  const timer = new AbortController();
-  const clock = setTimeout(() => timer.abort(), backend.timeoutMs);
-  const either = AbortSignal.any([signal, timer.signal]);
+  const deadline = new Deadline(backend.timeoutMs, [signal]);
+  const either = deadline.signal;
   try {
     const res = await sendUpstream({
       method: exchange.method,
@@ -110,13 +110,13 @@ async function receive(exchange: SearchExchange<unknown>): Promise<{ status: num
     return { status: res.status, retryAfter: res.headers['retry-after'], text };
   } catch (err) {
     if (signal.aborted) throw err;
-    if (timer.signal.aborted || (err instanceof UpstreamError && err.details.cause === 'timeout')) {
+    if (deadline.expired || (err instanceof UpstreamError && err.details.cause === 'timeout')) {
       throw new UpstreamError(`${backend.name} did not answer within ${backend.timeoutMs} ms`, { status: 0, retryable: true, cause: 'timeout' });
     }
     const failure = toUpstreamError(err);
     throw failure instanceof UpstreamError ? new UpstreamError(`${backend.name}: ${failure.message}`, failure.details) : failure;
   } finally {
-    clearTimeout(clock);
+    deadline.clear();
   }
 }
 

@@ -9,6 +9,12 @@ import { Readable } from 'node:stream';
  */
 export type StreamedText = () => AsyncIterable<string | Buffer>;
 
+/** A streamed string value and the number of characters it streams (known before it is read). */
+export interface StreamedString {
+  text: StreamedText;
+  length: number;
+}
+
 /**
  * String values of a JSON body that are too large to hold: the body carries
  * a placeholder for each (a string no client can guess), and
@@ -18,16 +24,22 @@ export type StreamedText = () => AsyncIterable<string | Buffer>;
  */
 export class StreamedStrings {
   private readonly tag = `@@streamed-${randomUUID()}-`;
-  private readonly texts: StreamedText[] = [];
+  private readonly strings: StreamedString[] = [];
 
-  /** A placeholder to put where `text` goes in the body. */
-  placeholder(text: StreamedText): string {
-    this.texts.push(text);
-    return `${this.tag}${this.texts.length - 1}@@`;
+  /** A placeholder to put where `string`'s text goes in the body. */
+  placeholder(string: StreamedString): string {
+    this.strings.push(string);
+    return `${this.tag}${this.strings.length - 1}@@`;
+  }
+
+  /** The length of the string `value` stands for: a placeholder's streamed length, else its own. */
+  lengthOf(value: string): number {
+    const index = value.startsWith(this.tag) ? Number(value.slice(this.tag.length, -2)) : NaN;
+    return this.strings[index]?.length ?? value.length;
   }
 
   get size(): number {
-    return this.texts.length;
+    return this.strings.length;
   }
 
   /** The body's JSON text, split around the placeholders it holds: text, then streamed text, and so on. */
@@ -37,7 +49,7 @@ export class StreamedStrings {
     let at = 0;
     for (const match of json.matchAll(pattern)) {
       yield json.slice(at, match.index);
-      yield this.texts[Number(match[1])]!;
+      yield this.strings[Number(match[1])]!.text;
       at = match.index + match[0].length;
     }
     yield json.slice(at);

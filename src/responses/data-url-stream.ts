@@ -1,15 +1,19 @@
-import type { StreamedText } from '../providers/streamed-json-body';
+import type { StreamedString } from '../providers/streamed-json-body';
 
 /**
- * A file's `data:` URL as streamed text: the prefix, then the base64 of its
- * bytes as they are read, three bytes to four characters. A chunk's last one
- * or two bytes wait for the next chunk, so the pieces join into one valid
- * base64 string; only those and the current chunk are held.
+ * A file of `bytes` bytes as a streamed `data:` URL: the prefix, then the
+ * base64 of its bytes as they are read, three bytes to four characters. A
+ * chunk's last one or two bytes wait for the next chunk, so the pieces join
+ * into one valid base64 string; only those and the current chunk are held.
  */
-export function dataUrlStream(mimeType: string, open: () => AsyncIterable<Buffer>): StreamedText {
-  return async function* () {
-    yield `data:${mimeType};base64,`;
-    yield* base64Chunks(open());
+export function dataUrlStream(mimeType: string, bytes: number, open: () => AsyncIterable<Buffer>): StreamedString {
+  const prefix = `data:${mimeType};base64,`;
+  return {
+    length: prefix.length + 4 * Math.ceil(bytes / 3),
+    async *text() {
+      yield prefix;
+      yield* base64Chunks(open());
+    },
   };
 }
 

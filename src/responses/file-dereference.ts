@@ -57,7 +57,7 @@ export async function findNamedFiles(req: ResponsesRequest, principal: Principal
  */
 export function inlineStreamed(req: ResponsesRequest, named: NamedFiles, files: OwnedFiles, streamed: StreamedStrings): ResponsesRequest {
   const placeholders = new Map<string, string>();
-  for (const file of named.byId.values()) placeholders.set(file.id, streamed.placeholder(dataUrlStream(file.mimeType, () => files.verifiedContent(file))));
+  for (const file of named.byId.values()) placeholders.set(file.id, streamed.placeholder(dataUrlStream(file.mimeType, file.bytes, () => files.verifiedContent(file))));
   return replaceFileParts(req, named, placeholders);
 }
 

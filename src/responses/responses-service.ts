@@ -83,10 +83,10 @@ export class ResponsesService {
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared, false));
       const response = present(result.response, id, req.model);
-      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
+      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type, prepared.streamed);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return response;
-    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type) });
+    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type, prepared.streamed) });
     return { body, headers };
   }
 
@@ -116,7 +116,7 @@ export class ResponsesService {
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared, true));
       const first = await upstream.next();
-      return this.relay(ctx, req, attempt, upstream, first, id);
+      return this.relay(ctx, req, attempt, upstream, first, id, prepared.streamed);
     }, { wasStreaming: true });
     return { body, headers };
   }
@@ -169,6 +169,7 @@ export class ResponsesService {
     upstream: AsyncGenerator<ResponsesStreamEvent>,
     first: IteratorResult<ResponsesStreamEvent>,
     id: string,
+    streamed: StreamedStrings | undefined,
   ): AsyncGenerator<ResponseEvent> {
     let providerUsage: ProviderUsage | null = null;
     let outputText = '';
@@ -184,7 +185,7 @@ export class ResponsesService {
         return data as ResponseEvent;
       },
       hasOutput: () => outputText !== '',
-      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type)),
+      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type, streamed)),
     });
   }
 }

@@ -60,6 +60,7 @@ import { FileStore } from './files/file-store';
 import { filesRouter } from './files/files-router';
 import { openFileStorage } from './files/storage/open-file-storage';
 import { FileSweeper } from './jobs/file-sweeper';
+import { FileBytesBudget } from './responses/file-bytes-budget';
 import { ResponsesService } from './responses/responses-service';
 import { IdempotencyStore } from './http/idempotency-store';
 import { IdempotencySweeper } from './jobs/idempotency-sweeper';
@@ -222,7 +223,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     ],
     direct: [
       chatRoute(services.chat, { recorder, logger, jsonBody, idempotency, rateLimits }),
-      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
+      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES)), { recorder, logger, jsonBody, idempotency, rateLimits }),
       embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       searchRoute(new SearchService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       decisionsRoute(new DecisionService(catalog, new QuestionGenerator({ catalog, recorder, ledger, rateLimits, metrics, logger, timeLimits: decisionTimeLimits }), metrics, decisionTimeLimits), {

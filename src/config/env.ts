@@ -49,6 +49,11 @@ const envSchema = z.object({
   GATEWAY_FILE_MAX_VISION_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   /** How long an uploaded file is kept before the sweep removes it. */
   GATEWAY_FILE_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /**
+   * Bytes of files named by id in Responses calls that one instance sends upstream at once (their stored size);
+   * a call that would pass it is refused with 503 `file_dereference_busy`. At least 64 MB, one call's limit.
+   */
+  GATEWAY_FILE_DEREFERENCE_MAX_BYTES: z.coerce.number().int().min(64 * 1024 * 1024, 'must be at least 67108864 (64 MB): the files of one Responses call may add up to that').default(256 * 1024 * 1024),
   /** Spend control: an open hold older than this whose request wrote no usage record (its instance stopped) is released. */
   GATEWAY_HOLD_EXPIRY_MS: z.coerce.number().int().min(60_000, 'must be at least 60000: longer than any call may run').default(3_600_000),
   /** How often this instance sweeps expired and deleted files (0: never). */

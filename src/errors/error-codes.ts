@@ -107,6 +107,7 @@ export const ERROR_CODES = {
   submission_interrupted: { status: 502, type: 'upstream_error', meaning: 'The upstream took too long to accept a video task; nothing was charged.' },
   gateway_overloaded: { status: 503, meaning: 'The gateway is at its concurrency limit; retry with backoff.' },
   gateway_shutting_down: { status: 503, meaning: 'The instance is draining; retry on another or in a moment.' },
+  file_dereference_busy: { status: 503, meaning: 'The files named by id in Responses calls being sent upstream right now fill the instance\'s byte budget for them; nothing was read or sent. Retry after `Retry-After` seconds, or upload smaller files.' },
   file_storage_unavailable: { status: 503, type: 'server_error', meaning: 'The file storage (disk or S3) failed while storing or reading a file; retry in a moment.' },
   rate_limit_unavailable: { status: 503, type: 'server_error', meaning: 'Rate limits are configured to fail closed and Redis, which counts them, is unreachable; retry in a moment.' },
   spend_control_unavailable: { status: 503, type: 'server_error', meaning: 'The account is under spend control and the hold for the call could not be placed (the database did not answer); nothing was sent upstream. Retry in a moment.' },

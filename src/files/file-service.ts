@@ -39,7 +39,8 @@ const SWEEP_LEASE_MS = 5 * 60 * 1000;
  * expired ones. Every read is scoped to the key that uploaded the file:
  * another key's file, a deleted one and an expired one (even before the sweep
  * removed it) all answer 404 `file_not_found`, exactly like a missing one.
- * The Responses capability reads files through `findOwned` and `readContent`.
+ * The Responses capability reads files through `findOwned`, `verifiedContent`
+ * and `readContent`.
  */
 export class FileService {
   constructor(private readonly options: FileServiceOptions) {}
@@ -84,24 +85,32 @@ export class FileService {
   }
 
   /**
-   * All of a file's bytes, checked against the size and SHA-256 taken at
-   * upload. For callers that need them whole (the Responses capability
-   * inlines files into upstream requests); downloads stream instead.
+   * A file's bytes as they are read from storage, checked against the size
+   * and SHA-256 taken at upload: bytes that differ fail the iteration at
+   * their end (file_storage_unavailable). Each iteration reads anew. For
+   * callers that send files on (the Responses capability streams them
+   * upstream); downloads stream the storage as it is.
    */
-  async readContent(file: StoredFile): Promise<Buffer> {
+  async *verifiedContent(file: StoredFile): AsyncGenerator<Buffer> {
     const stream = await this.openContent(file);
-    const chunks: Buffer[] = [];
     const hash = createHash('sha256');
+    let bytes = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
+      bytes += chunk.length;
       hash.update(chunk);
+      yield chunk;
     }
-    const bytes = Buffer.concat(chunks);
-    if (bytes.length !== file.bytes || hash.digest('hex') !== file.sha256) {
-      this.options.logger.error('stored file bytes differ from those uploaded', { file_id: file.id, bytes: bytes.length, expected_bytes: file.bytes });
+    if (bytes !== file.bytes || hash.digest('hex') !== file.sha256) {
+      this.options.logger.error('stored file bytes differ from those uploaded', { file_id: file.id, bytes, expected_bytes: file.bytes });
       throw storageUnavailable();
     }
-    return bytes;
+  }
+
+  /** All of a file's bytes, checked as `verifiedContent` checks them, for callers that need them whole. */
+  async readContent(file: StoredFile): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.verifiedContent(file)) chunks.push(chunk);
+    return Buffer.concat(chunks);
   }
 
   /** Deletes the key's file: gone for the client at once, its bytes removed before this returns (or by the sweep, if the storage fails). */

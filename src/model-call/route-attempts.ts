@@ -94,7 +94,8 @@ export async function tryRoutes<C extends Candidate, T>(
   run: (attempt: RouteAttempt<C>) => Promise<T>,
   options: RouteAttemptOptions<C> = {},
 ): Promise<T> {
-  if (options.spend && ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
+  // A hold placed already (Responses places its own before reading any file) is not estimated again: that would serialize the inlined files.
+  if (options.spend && ctx.principal.spendControlled && ctx.ticket.holdId === null) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
   return attemptRoutes(ctx, metrics, coolingLast(candidates), run, options);
 }
 

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { Span } from '@opentelemetry/api';
 import { injectTraceHeaders } from '../observability/tracing';
 import { ForbiddenAddressError, publicOnlyLookup } from './public-address';
@@ -39,7 +39,8 @@ export interface UpstreamRequest extends UpstreamScope {
   method?: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** A stream is sent as it is read (chunked), at the pace the connection takes it. */
+  body?: string | Buffer | Readable;
   /** Time allowed until the response headers arrive, and between body chunks after that. */
   timeoutMs: number;
   /** Connect only to public addresses (server-side fetches of client-given URLs, no SSRF). */
@@ -71,7 +72,7 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
     if (!transport) return reject(new UpstreamError(`the upstream URL is not http(s): ${req.url}`, { status: 0, retryable: false }));
     const headers: OutgoingHttpHeaders = { ...req.headers };
     injectTraceHeaders(headers, req.span);
-    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    if (typeof req.body === 'string' || Buffer.isBuffer(req.body)) headers['content-length'] = Buffer.byteLength(req.body);
     let response: IncomingMessage | undefined;
     const out = transport.request(url, {
       method: req.method ?? 'POST',
@@ -87,11 +88,17 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
       response = res;
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
     });
+    // A streamed body that fails to read (its source broke) is that failure, not the upstream's.
+    let bodyError: unknown;
     // Errors after the response started reach the reader through the body stream.
     out.on('error', (err) => {
-      if (!response) reject(err instanceof ForbiddenAddressError ? err : toUpstreamError(err, req.signal));
+      if (!response) reject(bodyError ?? (err instanceof ForbiddenAddressError ? err : toUpstreamError(err, req.signal)));
     });
-    out.end(req.body);
+    if (req.body instanceof Readable) {
+      const body = req.body;
+      body.once('error', (err) => (bodyError = err));
+      pipeline(body, out, () => {});
+    } else out.end(req.body);
   });
 }
 

@@ -4,17 +4,19 @@ import { endpointMode } from '../catalog/catalog-entry';
 import type { ChatService } from '../chat/chat-service';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
-import { spendEstimateOf } from '../model-call/call-spend-estimate';
+import { pricedRoutes, spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
 import { relayStream } from '../model-call/stream-relay';
 import type { GatewayMetrics } from '../observability/metrics';
 import { openaiResponsesAdapter, type ResponsesCall, type ResponsesStreamEvent } from '../providers/openai/openai-responses';
+import { StreamedStrings } from '../providers/streamed-json-body';
 import type { ProviderUsage } from '../providers/usage';
 import { checkBridgeable } from './bridge/bridge-limits';
 import { toResponse } from './bridge/chat-to-response';
 import { toResponseEvents, type ResponseEvent } from './bridge/response-events';
 import { toChatRequest } from './bridge/responses-to-chat';
-import { dereferenceFiles, type OwnedFiles } from './file-dereference';
+import type { FileBytesBudget } from './file-bytes-budget';
+import { findNamedFiles, inlineRead, inlineStreamed, type OwnedFiles } from './file-dereference';
 import { responseId } from './response-object';
 import { responsesRequestSchema, type ResponsesRequest } from './responses-request-schema';
 import { estimateResponsesUsage } from './responses-usage';
@@ -34,6 +36,10 @@ interface Prepared {
   forward: Record<string, unknown>;
   native: Candidate[];
   headers: Record<string, string>;
+  /** The files `forward` holds placeholders for, streamed into each attempt's upstream body. */
+  streamed?: StreamedStrings;
+  /** Gives back the call's share of the file byte budget: once its upstream call is over. */
+  releaseFileBytes: () => void;
 }
 
 /**
@@ -43,8 +49,10 @@ interface Prepared {
  * gateway's); any other goes through the stateless bridge: the request
  * becomes a chat request, the chat service serves it (routing, reasoning
  * rules, fallback, usage record), and its answer becomes a response. Either
- * way, files named by id are dereferenced first, and the usage record is
- * written like chat's.
+ * way, files named by id are dereferenced first (streamed into a native
+ * route's body; read whole for the bridge), within the instance's file byte
+ * budget and after the spend hold, and the usage record is written like
+ * chat's.
  */
 export class ResponsesService {
   constructor(
@@ -52,10 +60,19 @@ export class ResponsesService {
     private readonly chat: ChatService,
     private readonly files: OwnedFiles,
     private readonly metrics: GatewayMetrics,
+    private readonly fileBytes: FileBytesBudget,
   ) {}
 
   async create(ctx: RequestContext, raw: unknown): Promise<ResponsesAnswer<Record<string, unknown>>> {
     const prepared = await this.prepare(ctx, raw);
+    try {
+      return await this.createPrepared(ctx, prepared);
+    } finally {
+      prepared.releaseFileBytes();
+    }
+  }
+
+  private async createPrepared(ctx: RequestContext, prepared: Prepared): Promise<ResponsesAnswer<Record<string, unknown>>> {
     const { req, headers } = prepared;
     const id = responseId(ctx.requestId);
     const createdAt = Math.floor(Date.now() / 1000);
@@ -64,12 +81,12 @@ export class ResponsesService {
       return { body: toResponse(req, completion, id, createdAt), headers };
     }
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
-      const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared.forward, false));
+      const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared, false));
       const response = present(result.response, id, req.model);
-      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
+      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type, prepared.streamed);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return response;
-    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type), spend: () => spendEstimateOf('responses', prepared.forward) });
+    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type, prepared.streamed) });
     return { body, headers };
   }
 
@@ -80,6 +97,15 @@ export class ResponsesService {
    */
   async stream(ctx: RequestContext, raw: unknown): Promise<ResponsesAnswer<AsyncGenerator<ResponseEvent>>> {
     const prepared = await this.prepare(ctx, raw);
+    try {
+      return await this.streamPrepared(ctx, prepared);
+    } finally {
+      // The upstream accepted the call: its body, files and all, was sent.
+      prepared.releaseFileBytes();
+    }
+  }
+
+  private async streamPrepared(ctx: RequestContext, prepared: Prepared): Promise<ResponsesAnswer<AsyncGenerator<ResponseEvent>>> {
     const { req, headers } = prepared;
     const id = responseId(ctx.requestId);
     const createdAt = Math.floor(Date.now() / 1000);
@@ -88,14 +114,19 @@ export class ResponsesService {
       return { body: toResponseEvents(req, chunks, id, createdAt), headers };
     }
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
-      const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared.forward, true));
+      const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared, true));
       const first = await upstream.next();
-      return this.relay(ctx, req, attempt, upstream, first, id);
-    }, { wasStreaming: true, spend: () => spendEstimateOf('responses', prepared.forward) });
+      return this.relay(ctx, req, attempt, upstream, first, id, prepared.streamed);
+    }, { wasStreaming: true });
     return { body, headers };
   }
 
-  /** Validates, picks native or bridge, checks what the bridge can carry, and dereferences files: all before any upstream call. */
+  /**
+   * Validates, picks native or bridge, checks what the bridge can carry,
+   * places the spend hold (before any file is read: a refused call reads
+   * nothing), reserves the named files' bytes in the instance's budget, and
+   * dereferences them: all before any upstream call.
+   */
   private async prepare(ctx: RequestContext, raw: unknown): Promise<Prepared> {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const parsed = parseRequest(responsesRequestSchema, raw);
@@ -106,14 +137,28 @@ export class ResponsesService {
       checkBridgeable(parsed, candidates[0]!.model.id);
       if (parsed.store === undefined || parsed.store === null) headers['X-Svc-Warning'] = 'stateless_bridge';
     }
-    const { request: req, dereferenced } = await dereferenceFiles(parsed, ctx.principal, this.files);
-    if (dereferenced) headers['X-Svc-File-Dereference'] = '1';
-    const forward = { ...(raw as Record<string, unknown>), input: req.input };
-    return { req, forward, native: native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [], headers };
+    const nativeRoutes = native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [];
+    const named = await findNamedFiles(parsed, ctx.principal, this.files);
+    if (ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(native ? nativeRoutes : candidates), spendEstimateOf('responses', raw));
+    const releaseFileBytes = this.fileBytes.reserve(named.bytes);
+    try {
+      let req = parsed;
+      let streamed: StreamedStrings | undefined;
+      if (named.byId.size) {
+        headers['X-Svc-File-Dereference'] = '1';
+        if (native) req = inlineStreamed(parsed, named, this.files, (streamed = new StreamedStrings()));
+        else req = await inlineRead(parsed, named, this.files);
+      }
+      const forward = { ...(raw as Record<string, unknown>), input: req.input };
+      return { req, forward, native: nativeRoutes, headers, streamed, releaseFileBytes };
+    } catch (err) {
+      releaseFileBytes();
+      throw err;
+    }
   }
 
-  private call(ctx: RequestContext, { candidate, span }: RouteAttempt, body: Record<string, unknown>, stream: boolean): ResponsesCall {
-    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, body: { ...body, stream }, signal: ctx.signal, span };
+  private call(ctx: RequestContext, { candidate, span }: RouteAttempt, { forward, streamed }: Prepared, stream: boolean): ResponsesCall {
+    return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, body: { ...forward, stream }, streamed, signal: ctx.signal, span };
   }
 
   /** Passes the upstream's events through in order (its ids and model made the gateway's) and settles the usage record at the end. */
@@ -124,6 +169,7 @@ export class ResponsesService {
     upstream: AsyncGenerator<ResponsesStreamEvent>,
     first: IteratorResult<ResponsesStreamEvent>,
     id: string,
+    streamed: StreamedStrings | undefined,
   ): AsyncGenerator<ResponseEvent> {
     let providerUsage: ProviderUsage | null = null;
     let outputText = '';
@@ -139,7 +185,7 @@ export class ResponsesService {
         return data as ResponseEvent;
       },
       hasOutput: () => outputText !== '',
-      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type)),
+      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type, streamed)),
     });
   }
 }

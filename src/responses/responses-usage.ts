@@ -1,6 +1,7 @@
 import { countTextTokens } from '../billing/local-token-count';
 import { measuredFromProvider } from '../billing/measured-usage';
 import type { MeasuredUsage } from '../billing/usage-record';
+import type { StreamedStrings } from '../providers/streamed-json-body';
 import type { ResponsesRequest } from './responses-request-schema';
 
 /** A low-detail image tile; an estimate when the upstream does not say. */
@@ -10,9 +11,10 @@ const TOKENS_PER_IMAGE = 85;
  * The gateway's own count for a native Responses call whose upstream gave no
  * usage (a stream cut before `response.completed`): the prompt's text and
  * images, and what the answer had produced. Files inline count a token per
- * four bytes of their base64, a rough but never-zero figure.
+ * four bytes of their base64, a rough but never-zero figure (a file streamed
+ * into the body by its full length, not its placeholder's).
  */
-export function estimateResponsesUsage(req: ResponsesRequest, outputText: string, family: string): MeasuredUsage {
+export function estimateResponsesUsage(req: ResponsesRequest, outputText: string, family: string, streamed?: StreamedStrings): MeasuredUsage {
   let input = countTextTokens(req.instructions ?? '');
   const visit = (value: unknown): void => {
     if (typeof value === 'string') return;
@@ -21,7 +23,7 @@ export function estimateResponsesUsage(req: ResponsesRequest, outputText: string
     const part = value as Record<string, unknown>;
     if (typeof part.text === 'string') input += countTextTokens(part.text);
     if (part.type === 'input_image') input += TOKENS_PER_IMAGE;
-    if (typeof part.file_data === 'string') input += Math.ceil(part.file_data.length / 4);
+    if (typeof part.file_data === 'string') input += Math.ceil((streamed?.lengthOf(part.file_data) ?? part.file_data.length) / 4);
     if (typeof part.arguments === 'string') input += countTextTokens(part.arguments);
     if (typeof part.output === 'string') input += countTextTokens(part.output);
     visit(part.content);

@@ -14,6 +14,7 @@ import { UpstreamError } from '../providers/upstream-error';
 import { BackendHealth } from './backend-health';
 import { isDowngraded, planBackends } from './backend-selection';
 import { domainScope, withinScope } from './domain-scope';
+import { checkedProviderOptions } from './provider-options';
 import { searchRequestSchema, type SearchRequest } from './search-request-schema';
 import { searchUsage } from './search-usage';
 
@@ -67,6 +68,8 @@ export class SearchService {
       route: { provider: { name: backend.id }, upstreamModel: backend.type, lane: WEB_SEARCH_LANE },
       backend,
     }));
+    // Every candidate's options are checked before any hold or call: a fallback never meets a refused option.
+    const options = new Map(plan.candidates.map((backend) => [backend.id, checkedProviderOptions(req.provider_options, backend, searchAdapterFor(backend.type).options)]));
     if (ctx.principal.spendControlled) {
       await ctx.ticket.hold(candidates.map(pricedRouteOf), { promptTokens: 0, outputCap: 0, dimensions: [{ name: 'web_search', quantity: MAX_UNITS_PER_QUERY, unit: 'units' }] });
     }
@@ -84,7 +87,7 @@ export class SearchService {
 
     return attemptRoutes(ctx, this.metrics, candidates, async (attempt) => {
       const { backend } = attempt.candidate;
-      const answer = await this.callBackend(ctx, req, scope, backend, attempt.span);
+      const answer = await this.callBackend(ctx, req, scope, backend, options.get(backend.id), attempt.span);
       const results = withinScope(answer.results, scope).slice(0, Math.min(req.max_results, backend.maxResults));
       const routeReceipt = receipt(attempt, true);
       const search: SearchUsage = { backend: backend.type, web_search_requests: 1, web_search_billable_units: answer.billableUnits, route_receipt: routeReceipt };
@@ -114,7 +117,7 @@ export class SearchService {
   }
 
   /** One backend call; its outcome feeds the backend's health (a client's own mistake does not). */
-  private async callBackend(ctx: RequestContext, req: SearchRequest, scope: ReturnType<typeof domainScope>, backend: ResolvedSearchBackend, span: Span | undefined) {
+  private async callBackend(ctx: RequestContext, req: SearchRequest, scope: ReturnType<typeof domainScope>, backend: ResolvedSearchBackend, providerOptions: Record<string, unknown> | undefined, span: Span | undefined) {
     try {
       const answer = await searchAdapterFor(backend.type).search({
         backend,
@@ -129,7 +132,7 @@ export class SearchService {
         includeRawContent: req.include_raw_content,
         includeDomains: scope.include,
         excludeDomains: scope.exclude,
-        providerOptions: req.provider_options?.[backend.id] ?? req.provider_options?.[backend.type],
+        providerOptions,
         signal: ctx.signal,
         span,
       });

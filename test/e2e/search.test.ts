@@ -179,6 +179,39 @@ describe.each(TEST_DATABASES)('POST /v1/search over five backends (%s)', (databa
     expect(upstream.body).not.toHaveProperty('page');
   });
 
+  it("refuses a backend's priced or unknown provider_options before any hold or call, and passes its allowed ones", async () => {
+    const exaCalls = (await upstreamCalls('/exa/search')).length;
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ type: 'deep' }, 'provider_options.exa.type'],
+      [{ livecrawl: 'always' }, 'provider_options.exa.livecrawl'],
+      [{ contents: { summary: { query: 'main claim' } } }, 'provider_options.exa.contents'],
+      [{ subpages: 5 }, 'provider_options.exa.subpages'],
+      [{ numResults: 100 }, 'provider_options.exa.numResults'],
+    ];
+    for (const [options, param] of refusals) {
+      const err = await failure({ query: 'priced options', backend: 'exa', provider_options: { exa: options } });
+      expect([err.status, err.error?.code, err.error?.param]).toEqual([400, 'invalid_parameter', param]);
+      expect((await fetchUsageRecord(t, key, err.headers.get('x-svc-request-id'))).body.billing.amount_microusd).toBe(0);
+    }
+    expect((await failure({ query: 'priced', backend: 'exa', provider_options: { exa: { type: 'deep' } } })).error.message).toMatch(/Exa bills a deep search/);
+    expect((await failure({ query: 'priced', backend: 'exa', provider_options: { exa: { livecrawl: 'always' } } })).error.message).toMatch(/Exa bills page contents/);
+    expect((await upstreamCalls('/exa/search')).length).toBe(exaCalls);
+
+    // A fallback candidate's options are checked too, before the first backend is called.
+    const tavilyCalls = (await upstreamCalls('/tavily/search')).length;
+    const fallbackRefused = await failure({ query: 'auto', provider_options: { serper: { num: 100 } } });
+    expect([fallbackRefused.status, fallbackRefused.error?.param]).toEqual([400, 'provider_options.serper.num']);
+    expect((await upstreamCalls('/tavily/search')).length).toBe(tavilyCalls);
+
+    const { data, requestId } = await search({ query: 'allowed options', backend: 'exa', provider_options: { exa: { type: 'neural', category: 'research paper' } } });
+    expect(data.usage.web_search_billable_units).toBe(1);
+    const upstream = (await upstreamCalls('/exa/search')).at(-1)!;
+    expect(upstream.body).toMatchObject({ type: 'neural', category: 'research paper', contents: { highlights: { maxCharacters: 300 } } });
+    expect(upstream.body.contents).not.toHaveProperty('summary');
+    const record = (await fetchUsageRecord(t, key, requestId)).body;
+    expect(record.search.web_search_billable_units).toBe(1);
+  });
+
   it('speaks Brave and Exa when named, with their own results', async () => {
     const brave = await search({ query: 'brave results', backend: 'brave', region: 'us' });
     expect(brave.data.provider_trace.backend).toBe('brave');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchAdapter, SearchCall, SearchHit, SearchTimeRange } from '../search/search-adapter';
+import type { SearchAdapter, SearchOptionRules, SearchCall, SearchHit, SearchTimeRange } from '../search/search-adapter';
 import { hostOf, plainText, publishedAt, rankScore, withSiteOperators } from '../search/search-hits';
 import { exchangeSearch, type SearchErrorText } from '../search/search-http';
 import { UpstreamError } from '../upstream-error';
@@ -40,9 +40,28 @@ const BRAVE_FRESHNESS: Record<SearchTimeRange, string> = { day: 'pd', week: 'pw'
  * carry `<strong>` highlights, which are dropped. One unit per query.
  * @see https://api-dashboard.search.brave.com/app/documentation/web-search/query
  */
+/**
+ * Brave bills each request; these options change what one request returns,
+ * not what it costs. The summarizer is a request of its own, billed apart.
+ * @see https://api-dashboard.search.brave.com/app/documentation/web-search/query
+ */
+const braveSearchOptions: SearchOptionRules = {
+  allowed: z.strictObject({
+    safesearch: z.enum(['off', 'moderate', 'strict']).optional(),
+    spellcheck: z.boolean().optional(),
+    extra_snippets: z.boolean().optional(),
+    text_decorations: z.boolean().optional(),
+    result_filter: z.array(z.enum(['discussions', 'faq', 'infobox', 'news', 'query', 'videos', 'web', 'locations'])).max(9).optional(),
+    units: z.enum(['metric', 'imperial']).optional(),
+    ui_lang: z.string().regex(/^[A-Za-z]{2}(?:-[A-Za-z]{2})?$/, 'must be a code such as "en-US"').optional(),
+  }),
+  priced: { summary: 'Brave bills the summarizer as a request of its own, beyond the one unit per query the gateway bills' },
+};
+
 export const braveSearchAdapter: SearchAdapter = {
   type: 'brave',
   capabilities: { answer: false, advancedDepth: false, rawContent: false, region: true, language: true, timeRange: true },
+  options: braveSearchOptions,
   async search(call) {
     const news = call.type === 'news';
     const { answer, payload } = await exchangeSearch({

@@ -30,16 +30,16 @@ describe('Exa search adapter', () => {
     expect(daysBack).toBeCloseTo(7, 2);
   });
 
-  it("adds the client's provider_options and contents under the gateway's fields", async () => {
+  it("adds the client's provider_options under the gateway's fields; the contents are the gateway's alone", async () => {
     fake.answer(200, searchFixture('exa-search'));
-    const providerOptions = { type: 'deep', userLocation: 'US', numResults: 50, includeDomains: ['evil.example'], contents: { summary: { query: 'main claim' }, highlights: true } };
+    const providerOptions = { type: 'neural', userLocation: 'US', numResults: 50, includeDomains: ['evil.example'], contents: { summary: { query: 'main claim' } } };
     await exaSearchAdapter.search(call({ providerOptions }));
     expect(fake.last().body).toEqual({
-      type: 'deep',
+      type: 'neural',
       userLocation: 'US',
       query: 'test query',
       numResults: 5,
-      contents: { summary: { query: 'main claim' }, highlights: { maxCharacters: 300 } },
+      contents: { highlights: { maxCharacters: 300 } },
     });
   });
 

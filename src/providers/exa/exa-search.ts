@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchAdapter, SearchCall, SearchHit } from '../search/search-adapter';
+import type { SearchAdapter, SearchCall, SearchHit, SearchOptionRules } from '../search/search-adapter';
 import { clip, hostOf, publishedAt, rankScore, timeRangeStart } from '../search/search-hits';
 import { errorOrMessage, exchangeSearch, type SearchErrorText } from '../search/search-http';
 
@@ -27,14 +27,14 @@ type ExaResult = z.infer<typeof exaAnswerSchema>['results'][number];
  * Exa search (`POST /search`, `x-api-key`, camelCase fields). Domain filters
  * are native; a time range becomes `startPublishedDate`; news is Exa's
  * `news` category. Snippets come from highlights, which are always asked
- * for; page text only when raw content is wanted. The client's own
- * `contents` options (a `summary`, say) are kept beside these. One unit per
- * query.
+ * for; page text only when raw content is wanted. One unit per query: the
+ * client's options are those that leave it so (`exaSearchOptions`).
  * @see https://docs.exa.ai/reference/search
  */
 export const exaSearchAdapter: SearchAdapter = {
   type: 'exa',
   capabilities: { answer: false, advancedDepth: false, rawContent: true, region: false, language: false, timeRange: true },
+  options: exaSearchOptions(),
   async search(call) {
     const { answer, payload } = await exchangeSearch({
       call,
@@ -49,7 +49,6 @@ export const exaSearchAdapter: SearchAdapter = {
         ...(call.type === 'news' ? { category: 'news' } : {}),
         ...(call.timeRange ? { startPublishedDate: timeRangeStart(call.timeRange).toISOString() } : {}),
         contents: {
-          ...clientContents(call),
           highlights: { maxCharacters: SNIPPET_CHARS },
           ...(call.includeRawContent ? { text: { maxCharacters: TEXT_CHARS } } : {}),
         },
@@ -63,9 +62,27 @@ export const exaSearchAdapter: SearchAdapter = {
   },
 };
 
-function clientContents(call: SearchCall): Record<string, unknown> {
-  const contents = call.providerOptions?.contents;
-  return contents && typeof contents === 'object' && !Array.isArray(contents) ? (contents as Record<string, unknown>) : {};
+/**
+ * Exa bills a search by its type (`deep` dearer than the rest) and its page
+ * contents per result and per kind (text, highlights, summary), subpages as
+ * more pages: the gateway asks for the contents it bills within the query's
+ * unit itself, so the client may pick the search type among those billed
+ * alike, a category, a location and text filters, and nothing priced.
+ * @see https://exa.ai/pricing
+ */
+function exaSearchOptions(): SearchOptionRules {
+  const contents = 'Exa bills page contents per result and kind, beyond the one unit per query the gateway bills (include_raw_content asks for page text)';
+  return {
+    allowed: z.strictObject({
+      type: z.enum(['auto', 'neural', 'keyword', 'fast'], { error: 'must be auto, neural, keyword or fast (Exa bills a deep search above the one unit per query the gateway bills)' }).optional(),
+      category: z.enum(['company', 'research paper', 'news', 'pdf', 'github', 'tweet', 'personal site', 'linkedin profile', 'financial report']).optional(),
+      userLocation: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
+      includeText: z.array(z.string().max(200)).max(1).optional(),
+      excludeText: z.array(z.string().max(200)).max(1).optional(),
+      moderation: z.boolean().optional(),
+    }),
+    priced: { contents, text: contents, highlights: contents, summary: contents, livecrawl: contents, livecrawlTimeout: contents, subpages: `${contents}; each subpage is one more page`, subpageTarget: contents, extras: contents },
+  };
 }
 
 function exaHit(call: SearchCall, result: ExaResult, index: number, count: number): SearchHit {

@@ -10,6 +10,7 @@ import { postOpenAIJson } from './openai-post';
 import { openAIResponseSchema, openAIResponsesEventSchema, openAIResponsesFinalEventSchema } from './openai-responses-api';
 import { convertOpenAIResponsesUsage } from './openai-responses-usage';
 import type { UpstreamScope } from '../http-client';
+import type { StreamedStrings } from '../streamed-json-body';
 
 /**
  * The OpenAI Responses API, spoken natively: the client's request goes up
@@ -27,6 +28,8 @@ export interface ResponsesCall extends UpstreamScope {
   upstreamModel: string;
   /** The client's request as the gateway forwards it; `model` and `stream` are the adapter's to set. */
   body: Record<string, unknown>;
+  /** The large strings `body` holds placeholders for (files inlined by the gateway), read anew while each attempt sends the body. */
+  streamed?: StreamedStrings;
 }
 
 export interface ResponsesResult {
@@ -103,7 +106,7 @@ export const openaiResponsesAdapter = {
 };
 
 function post(call: ResponsesCall, stream: boolean) {
-  return postOpenAIJson(call.provider, RESPONSES_PATH, upstreamBody(call, stream), stream, call);
+  return postOpenAIJson(call.provider, RESPONSES_PATH, upstreamBody(call, stream), stream, call, call.streamed);
 }
 
 /** The client's request under the upstream model name; a whole answer is asked for without the stream's options. */

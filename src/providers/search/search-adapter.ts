@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { UpstreamScope } from '../http-client';
 
 /**
@@ -56,7 +57,7 @@ export interface SearchCall extends UpstreamScope {
   includeDomains: string[];
   /** Results from these domains are not wanted (native filter or `-site:` operators). */
   excludeDomains: string[];
-  /** The client's `provider_options` object for this backend's provider, passed through as given. */
+  /** The client's `provider_options` object for this backend, already checked against the adapter's `options`; the gateway's own fields go over it. */
   providerOptions?: Record<string, unknown>;
 }
 
@@ -98,8 +99,22 @@ export interface SearchCapabilities {
   timeRange: boolean;
 }
 
+/**
+ * The `provider_options` a protocol passes on to its backend, all in one
+ * place: every other option is refused before any call. An option is allowed
+ * only when it leaves what the backend bills for the query to its unit rule
+ * (`SearchAnswer.billableUnits`), or that rule counts it.
+ */
+export interface SearchOptionRules {
+  /** The options allowed and the values each may take: a strict object, so any other option fails it. */
+  allowed: z.ZodObject;
+  /** Options the backend bills beyond the query's units (more pages, summaries, a dearer search), with why they are refused. */
+  priced: Readonly<Record<string, string>>;
+}
+
 export interface SearchAdapter {
   type: SearchBackendType;
   capabilities: SearchCapabilities;
+  options: SearchOptionRules;
   search(call: SearchCall): Promise<SearchAnswer>;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchAdapter, SearchHit } from '../search/search-adapter';
+import type { SearchAdapter, SearchOptionRules, SearchHit } from '../search/search-adapter';
 import { hostOf, publishedAt, rankScore, withSiteOperators } from '../search/search-hits';
 import { errorOrMessage, exchangeSearch } from '../search/search-http';
 
@@ -26,9 +26,21 @@ type SearxngResult = z.infer<typeof searxngAnswerSchema>['results'][number];
  * settings), or it answers 403. One unit per query.
  * @see https://docs.searxng.org/dev/search_api.html
  */
+/** A self-hosted SearXNG bills nothing; its engine choice, safe search and result page are the client's to pick. */
+const searxngSearchOptions: SearchOptionRules = {
+  allowed: z.strictObject({
+    engines: z.union([z.string().max(500), z.array(z.string().max(100)).max(50)]).optional(),
+    categories: z.string().max(200).optional(),
+    safesearch: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+    pageno: z.number().int().min(1).max(10).optional(),
+  }),
+  priced: {},
+};
+
 export const searxngSearchAdapter: SearchAdapter = {
   type: 'searxng',
   capabilities: { answer: false, advancedDepth: false, rawContent: false, region: false, language: true, timeRange: true },
+  options: searxngSearchOptions,
   async search(call) {
     const { answer, payload } = await exchangeSearch({
       call,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchAdapter, SearchHit, SearchTimeRange } from '../search/search-adapter';
+import type { SearchAdapter, SearchOptionRules, SearchHit, SearchTimeRange } from '../search/search-adapter';
 import { hostOf, publishedAt, rankScore, withSiteOperators } from '../search/search-hits';
 import { errorOrMessage, exchangeSearch } from '../search/search-http';
 
@@ -31,9 +31,25 @@ const SERPER_TBS: Record<SearchTimeRange, string> = { day: 'qdr:d', week: 'qdr:w
  * score, so the score is derived from rank. One unit per query.
  * @see https://serper.dev/playground
  */
+/**
+ * Serper bills one credit per query of up to 10 results (more results cost
+ * more credits): the count is the gateway's; a location, autocorrect and the
+ * page of results cost nothing more.
+ * @see https://serper.dev
+ */
+const serperSearchOptions: SearchOptionRules = {
+  allowed: z.strictObject({
+    location: z.string().min(1).max(200).optional(),
+    autocorrect: z.boolean().optional(),
+    page: z.number().int().min(1).max(10).optional(),
+  }),
+  priced: { num: 'Serper bills more than one credit for more than 10 results; max_results sets the count' },
+};
+
 export const serperSearchAdapter: SearchAdapter = {
   type: 'serper',
   capabilities: { answer: false, advancedDepth: false, rawContent: false, region: true, language: true, timeRange: true },
+  options: serperSearchOptions,
   async search(call) {
     const news = call.type === 'news';
     const { answer, payload } = await exchangeSearch({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchAdapter, SearchCall, SearchHit } from '../search/search-adapter';
+import type { SearchAdapter, SearchCall, SearchHit, SearchOptionRules } from '../search/search-adapter';
 import { hostOf, publishedAt, rankScore } from '../search/search-hits';
 import { exchangeSearch, type SearchErrorText } from '../search/search-http';
 
@@ -32,6 +32,7 @@ type TavilyResult = z.infer<typeof tavilyAnswerSchema>['results'][number];
 export const tavilySearchAdapter: SearchAdapter = {
   type: 'tavily',
   capabilities: { answer: true, advancedDepth: true, rawContent: true, region: false, language: false, timeRange: true },
+  options: tavilySearchOptions(),
   async search(call) {
     const { answer, payload } = await exchangeSearch({
       call,
@@ -64,6 +65,28 @@ export const tavilySearchAdapter: SearchAdapter = {
     };
   },
 };
+
+/**
+ * Tavily bills by credits, and reports those it billed: `auto_parameters`
+ * (which may make a search advanced, 2 credits) is billed as reported, within
+ * the two units held. The other allowed options cost nothing more; the
+ * search depth, answer and page contents are the request's own fields.
+ * @see https://docs.tavily.com/documentation/api-credits
+ */
+function tavilySearchOptions(): SearchOptionRules {
+  return {
+    allowed: z.strictObject({
+      auto_parameters: z.boolean().optional(),
+      chunks_per_source: z.number().int().min(1).max(3).optional(),
+      days: z.number().int().min(1).max(365).optional(),
+      country: z.string().min(1).max(64).optional(),
+      include_images: z.boolean().optional(),
+      include_image_descriptions: z.boolean().optional(),
+      include_favicon: z.boolean().optional(),
+    }),
+    priced: {},
+  };
+}
 
 function tavilyHit(call: SearchCall, result: TavilyResult, index: number, count: number): SearchHit {
   return {

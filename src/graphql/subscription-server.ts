@@ -5,7 +5,7 @@ import { CloseCode, type Disposable, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { newRequestId } from '../http/request-id';
-import type { Principal } from '../keys/principal';
+import { rootKeyId, type Principal } from '../keys/principal';
 import { authenticate, connectionSecret } from './authenticate';
 import { operationContext, type GraphqlContext, type GraphqlShared, type OperationRequest } from './context';
 import { clientError, formatGraphqlError, isInternalError, refusalError, unauthenticated, withRequestId } from './errors';
@@ -77,7 +77,8 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
           return [clientError(new GraphQLError(message), request.requestId)];
         }
 
-        const place = options.admission.admit(principal.keyId);
+        // A temporary credential's operations share its parent key's places.
+        const place = options.admission.admit(rootKeyId(principal));
         if (place instanceof GatewayError) return [refusalError(place, request.requestId)];
         ctx.extra.running?.set(payload, place);
         return {

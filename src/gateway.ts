@@ -23,7 +23,7 @@ import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { buildRequestListener } from './http/app';
 import { jsonBody as jsonBodyReader } from './http/json-body';
-import { requireApiKey } from './http/auth';
+import { requireApiKey, requireMetricsToken } from './http/auth';
 import { answerClientError } from './http/client-error';
 import { OverloadGuard } from './http/overload-guard';
 import { KeyStore } from './keys/key-store';
@@ -187,8 +187,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     : undefined;
 
   let draining = false;
-  const ops = opsRouter({ database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() }, metrics);
-  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
+  const healthChecks = { database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() };
+  // The ops listener is the operator's own (loopback by default): /metrics is open there, and token-bound on the public port.
+  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), opsRouter(healthChecks, metrics)], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
   const idempotency = new IdempotencyStore(db);
@@ -201,7 +202,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const listener = buildRequestListener({
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
-      livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []),
+      livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [opsRouter(healthChecks, metrics, requireMetricsToken([env.GATEWAY_METRICS_TOKEN, env.GATEWAY_ADMIN_TOKEN]))] : []),
       adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
@@ -252,7 +253,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     instance: instanceId,
     video_poller: poller ? 'on' : 'off',
     file_storage: fileStorage.kind,
-    ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
+    ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener, /metrics with GATEWAY_METRICS_TOKEN or the admin token only (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
   });
 
   let shuttingDown: Promise<void> | undefined;

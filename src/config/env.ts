@@ -40,6 +40,8 @@ const envSchema = z.object({
   /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
   GATEWAY_OPS_PORT: z.literal('').transform(() => undefined).or(z.coerce.number().int().nonnegative().optional()),
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
+  /** Without GATEWAY_OPS_PORT: the bearer token /metrics on the public port asks for (the admin token is taken too). */
+  GATEWAY_METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   /** PostgreSQL: how often an instance looks for a catalog revision another instance stored (0: never). */
   GATEWAY_CATALOG_POLL_MS: intFromEnv(2000),
   /** Where uploaded files are kept: `local` (GATEWAY_DATA_DIR/files) or `s3` (GATEWAY_S3_*). */

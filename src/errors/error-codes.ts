@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   missing_api_key: { status: 401, meaning: 'No `Authorization: Bearer` key was sent.' },
   invalid_api_key: { status: 401, meaning: 'The key is unknown, expired or revoked.' },
   invalid_admin_token: { status: 401, meaning: 'The admin token is wrong.' },
+  metrics_token_required: { status: 401, meaning: '`/metrics` on the public port needs the metrics token (`GATEWAY_METRICS_TOKEN`) or the admin token as a bearer token; or scrape it on `GATEWAY_OPS_PORT`.' },
   admin_disabled: { status: 403, meaning: 'The admin API is off (no `GATEWAY_ADMIN_TOKEN`).' },
   credential_not_allowed: { status: 403, meaning: 'A temporary credential cannot mint, list or revoke credentials; use the key that minted it.' },
   model_not_allowed: { status: 403, meaning: 'The key may not use this model or route.' },

@@ -39,6 +39,24 @@ export function requireAdminToken(adminToken: string | undefined) {
   };
 }
 
+/**
+ * `/metrics` on the public listener: its labels name providers, models and
+ * accounts, so it answers only a bearer token among `tokens` (the metrics
+ * token, the admin token), compared in constant time; with none configured,
+ * no one on this port.
+ */
+export function requireMetricsToken(tokens: ReadonlyArray<string | undefined>) {
+  const expected = tokens.filter((t): t is string => Boolean(t)).map(digest);
+  return (req: HttpRequest, _res: HttpResponse, next: Next): void => {
+    const token = bearerToken(req.headers.authorization);
+    const given = token ? digest(token) : undefined;
+    // Every token is compared, so the time taken does not tell which one nearly matched.
+    const matches = expected.filter((e) => given !== undefined && timingSafeEqual(given, e)).length;
+    if (!matches) return next(Errors.metricsTokenRequired());
+    next();
+  };
+}
+
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }

@@ -227,7 +227,7 @@ describe('rate limits when Redis is unreachable', () => {
       const answers = [await timedChat(key), await timedChat(key), await timedChat(key)];
       expect(answers.map((r) => r.status)).toEqual([200, 200, 429]);
       for (const r of answers) expect(r.ms).toBeLessThan(1000);
-      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
       expect(Number(/gateway_rate_limit_unavailable_total (\d+)/.exec(metrics)?.[1])).toBe(3);
       await t.close();
       t = undefined;

@@ -82,9 +82,14 @@ describe.each(TEST_DATABASES)('temporary credentials (%s)', (database) => {
   });
 
   it("is held to its parent's current domain allowlist, narrowed after minting, though it was cached", async () => {
-    const search = async (key: string, body: Record<string, unknown>) => {
-      const res = await client(key).post<{ results: Array<{ url: string }> }>('/search', { body: { backend: 'serper', ...body } }).catch((e) => e);
-      return res instanceof OpenAI.APIError ? { status: res.status, code: (res.error as { code?: string }).code } : { status: 200, hosts: res.results.map((r) => new URL(r.url).hostname) };
+    const search = async (key: string, body: Record<string, unknown>): Promise<{ status: number; code?: string; hosts?: string[] }> => {
+      try {
+        const answer = await client(key).post<{ results: Array<{ url: string }> }>('/search', { body: { backend: 'serper', ...body } });
+        return { status: 200, hosts: answer.results.map((r) => new URL(r.url).hostname) };
+      } catch (err) {
+        if (!(err instanceof OpenAI.APIError)) throw err;
+        return { status: err.status!, code: (err.error as { code?: string }).code };
+      }
     };
     const mint = async (parent: string, body: Record<string, unknown>) => (await call(parent, '/api/credentials', 'POST', body)).body as { key: string; parent_key_id: string };
     const narrowParent = async (parentId: string, domains: string[]) => {

@@ -27,6 +27,8 @@ import { requireApiKey, requireMetricsToken } from './http/auth';
 import { answerClientError } from './http/client-error';
 import { OverloadGuard } from './http/overload-guard';
 import { KeyStore } from './keys/key-store';
+import { KeyAuthenticator } from './keys/key-authenticator';
+import { FailedAuthThrottle } from './keys/failed-auth-throttle';
 import { KeyChangeBus } from './keys/key-change-bus';
 import { modelsRouter } from './models/models-router';
 import { livenessRouter, opsRouter } from './observability/health-router';
@@ -149,6 +151,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const keyChanges = env.REDIS_URL ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger, metrics, cacheMs: env.GATEWAY_KEY_CACHE_MS }) : undefined;
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS, undefined, keyChanges);
   keyChanges?.onKeyChanged((change) => keys.forget(change.key_id));
+  const authenticator = new KeyAuthenticator(keys, new FailedAuthThrottle(env.GATEWAY_AUTH_FAILURES_PER_MINUTE));
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
   metrics.countVideoTasksWith(() => videoTasks.countByState());
@@ -179,7 +182,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const credentials = { credentials: new CredentialStore(db, keys), keys, wallets, budgets };
   const spendAdmin = new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger });
   const services: GatewayServices = {
-    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
+    catalog, keys, authenticator, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
     credentials, recorder, rateLimits, writer, metrics, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
@@ -192,10 +195,12 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), opsRouter(healthChecks, metrics)], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
+  // Admin writes are commands: only a body declared JSON is one (never a form or text/plain sent across sites).
+  const adminJsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, { jsonContentTypeOnly: true });
   const idempotency = new IdempotencyStore(db);
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
   const holdSweeper = new HoldSweeper(ledger, logger, env.GATEWAY_HOLD_EXPIRY_MS);
-  const apiKey = requireApiKey(keys);
+  const apiKey = requireApiKey(authenticator);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
   let adminGraphql: GraphqlServer | undefined;
@@ -203,10 +208,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
       livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [opsRouter(healthChecks, metrics, requireMetricsToken([env.GATEWAY_METRICS_TOKEN, env.GATEWAY_ADMIN_TOKEN]))] : []),
-      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, jsonBody),
-      adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, adminJsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
+      adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
-      adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
       // The web console's page and assets; its API calls carry the key pasted into it.
       consoleRouter(),
     ],

@@ -21,6 +21,8 @@ const envSchema = z.object({
   GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY: intFromEnv(64),
   /** Requests in flight before new ones get 503 gateway_overloaded. */
   GATEWAY_MAX_CONCURRENCY: intFromEnv(2048),
+  /** Invalid API keys one client address may send a minute (each may cost a lookup) before its keys go unchecked, 429 (0: no limit). */
+  GATEWAY_AUTH_FAILURES_PER_MINUTE: intFromEnv(30),
   /** How long a verified API key is trusted before it is looked up again. */
   GATEWAY_KEY_CACHE_MS: intFromEnv(30_000),
   /** How long SIGTERM waits for requests in flight before closing them. */

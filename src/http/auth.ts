@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { KeyStore } from '../keys/key-store';
+import type { KeyAuthenticator } from '../keys/key-authenticator';
 import type { Principal } from '../keys/principal';
 import { Errors } from '../errors/errors';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
@@ -11,8 +11,8 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401. */
-export function requireApiKey(keys: KeyStore) {
+/** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401 (429 for an address sending invalid keys). */
+export function requireApiKey(keys: KeyAuthenticator) {
   return (req: HttpRequest, res: HttpResponse, next: Next): void => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(Errors.missingApiKey());
@@ -22,10 +22,15 @@ export function requireApiKey(keys: KeyStore) {
       next();
     };
     // A key seen lately is admitted without waiting a turn.
-    const known = keys.cached(token);
-    if (known !== undefined) return admit(known);
-    keys.authenticate(token).then(admit, next);
+    const known = keys.cachedValid(token);
+    if (known) return admit(known);
+    keys.authenticate(token, clientAddress(req)).then(admit, next);
   };
+}
+
+/** The peer address of the connection, whose failed key checks are counted together. */
+export function clientAddress(req: Pick<HttpRequest, 'socket'>): string {
+  return req.socket.remoteAddress ?? 'unknown';
 }
 
 /** The operator's admin token (GATEWAY_ADMIN_TOKEN), compared in constant time. */

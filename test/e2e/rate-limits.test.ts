@@ -174,7 +174,7 @@ describe('rate limits across two instances (PostgreSQL and Redis)', () => {
       GATEWAY_RATE_LIMIT_KEY_RPM: '4', GATEWAY_RATE_LIMIT_REDIS_PREFIX: freshPrefix(),
     };
     const [a, b] = await Promise.all([instances.spawn(common), instances.spawn(common)]);
-    const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'two-instances' }) });
+    const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'two-instances' }) });
     const { key } = (await created.json()) as { key: string };
     const clients = [a, b].map((g) => new OpenAI({ apiKey: key, baseURL: `${g.url}/v1`, maxRetries: 0 }));
     const results = await Promise.all([0, 1, 2].flatMap(() => clients.map((c) => chat(c))));

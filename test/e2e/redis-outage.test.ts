@@ -33,7 +33,7 @@ describe('a gateway whose Redis is down', () => {
       GATEWAY_CONFIG: writeConfigFile(fastVideoConfig()),
       GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
     });
-    const created = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'outage' }) });
+    const created = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'outage' }) });
     const { key } = (await created.json()) as { key: string };
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const startedAt = Date.now();

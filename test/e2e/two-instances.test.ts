@@ -39,7 +39,7 @@ describe('task updates cross instances through Redis', () => {
     b = await spawnGateway({ ...common, GATEWAY_VIDEO_POLLER: 'false' });
     expect(a.output()).toContain('fan out through Redis');
 
-    const keyRes = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'two' }) });
+    const keyRes = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'two' }) });
     const key = ((await keyRes.json()) as { key: string }).key;
     const submitted = await fetch(`${a.url}/v1/videos`, {
       method: 'POST',

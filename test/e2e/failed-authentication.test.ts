@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { TOO_MANY_FAILED_AUTHENTICATIONS } from '../../src/graphql/subscription-server';
 import { ModelsDocument } from '../graphql/generated/graphql';
 import { graphqlHttp, runOverWs, wsClient } from '../graphql/graphql-test-client';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
@@ -51,6 +52,13 @@ describe('repeated authentication failures from one address', () => {
     // A bogus key is refused on GraphQL too, without a lookup.
     const bogus = await graphqlHttp(t, 'sk-gw-bogus-graphql', ModelsDocument);
     expect([bogus.status, bogus.errors?.[0]?.extensions?.code]).toEqual([429, 'too_many_failed_authentications']);
+    const bogusSocket = wsClient(t, { authorization: 'Bearer sk-gw-bogus-ws' });
+    try {
+      const refused = await runOverWs(bogusSocket, ModelsDocument, {});
+      expect((refused.failure as { code?: number } | undefined)?.code).toBe(TOO_MANY_FAILED_AUTHENTICATIONS);
+    } finally {
+      await bogusSocket.dispose();
+    }
   });
 });
 

@@ -45,9 +45,9 @@ export async function stopInstance(gateway: GatewayProcess, label: string, repor
   return problem === undefined;
 }
 
-/** The sum of a counter over its label sets, from a gateway's Prometheus text. */
-export async function readCounter(gateway: GatewayProcess, name: string): Promise<number> {
-  const res = await request(`${gateway.url}/metrics`);
+/** The sum of a counter over its label sets, from a gateway's Prometheus text (read with the admin token). */
+export async function readCounter(gateway: GatewayProcess, adminToken: string, name: string): Promise<number> {
+  const res = await request(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
   const text = await res.body.text();
   if (res.statusCode !== 200) throw new Error(`${gateway.url}/metrics: HTTP ${res.statusCode}`);
   let total = 0;

@@ -91,7 +91,8 @@ async function startInstances(ctx: BenchContext, dir: string): Promise<Instances
 async function submitAndWatch(ctx: BenchContext, db: Client, { simulator, a, b, toA, toB }: Instances): Promise<VideoRun> {
   const { videoTasks: tasks, videoGenerationMs: generationMs } = ctx.settings;
   const expected = expectedPolls(POLLING, generationMs);
-  const readPolls = async (): Promise<PollCounts> => [await readCounter(a, POLLS_METRIC), await readCounter(b, POLLS_METRIC)];
+  const adminToken = String(ctx.gatewayEnv.GATEWAY_ADMIN_TOKEN);
+  const readPolls = async (): Promise<PollCounts> => [await readCounter(a, adminToken, POLLS_METRIC), await readCounter(b, adminToken, POLLS_METRIC)];
   const gatewayCpu = () => [new CpuMeter(a.handle.pid), new CpuMeter(b.handle.pid)] as const;
   const receivedBefore = await simulatorReceived(simulator.url);
   const pollsBefore = await readPolls();

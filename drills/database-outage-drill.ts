@@ -57,8 +57,8 @@ export const databaseOutageDrill: Drill = {
     const broken = answers.filter((a) => a.status === 500 || a.status === 0 || !a.requestId);
     report.check('calls with a 500, no answer or no request id', String(broken.length), broken.length === 0);
 
-    const drained = await waitFor(async () => (await metricOf(gateway.url, 'gateway_usage_spool_depth')) === 0, 60_000, 500);
-    report.check('spool replayed into the database after recovery', drained ? 'empty' : `${await metricOf(gateway.url, 'gateway_usage_spool_depth')} records still spooled after 60 s`, drained);
+    const drained = await waitFor(async () => (await metricOf(stage, gateway.url, 'gateway_usage_spool_depth')) === 0, 60_000, 500);
+    report.check('spool replayed into the database after recovery', drained ? 'empty' : `${await metricOf(stage, gateway.url, 'gateway_usage_spool_depth')} records still spooled after 60 s`, drained);
     const stopped = await gateway.handle.stop(60_000);
     report.check('gateway up throughout, clean exit', `exit code ${stopped.code}`, stopped.code === 0);
     // A call refused before its key was known has no record to keep (nobody to bill).

@@ -112,9 +112,9 @@ export function recordsOf(databaseUrl: string, ids: string[]): Promise<{ found: 
   });
 }
 
-/** A metric of a gateway's `/metrics`, summed over its labels (NaN when it is not there). */
-export async function metricOf(origin: string, name: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
+/** A metric of a gateway's `/metrics` (read with the stage's admin token), summed over its labels (NaN when it is not there). */
+export async function metricOf(stage: Pick<DrillStage, 'adminToken'>, origin: string, name: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${stage.adminToken}` } })).text();
   let total = Number.NaN;
   for (const line of text.split('\n')) {
     if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) total = (Number.isNaN(total) ? 0 : total) + Number(line.slice(line.lastIndexOf(' ') + 1));

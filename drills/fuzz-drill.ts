@@ -38,7 +38,7 @@ export const fuzzDrill: Drill = {
     await sendAll(probes.slice(0, 300), gateway.url, who, () => undefined);
     await sleep(2_000);
     const baseline = readMemory(gateway.handle.pid).rssBytes;
-    const baselineHeap = await metricOf(gateway.url, 'gateway_nodejs_heap_size_used_bytes');
+    const baselineHeap = await metricOf(stage, gateway.url, 'gateway_nodejs_heap_size_used_bytes');
     let halfway = Number.NaN;
 
     const statuses = new Map<number, number>();
@@ -56,7 +56,7 @@ export const fuzzDrill: Drill = {
     const peak = readMemory(gateway.handle.pid);
     await sleep(5_000);
     const after = readMemory(gateway.handle.pid).rssBytes;
-    const heapAfter = await metricOf(gateway.url, 'gateway_nodejs_heap_size_used_bytes');
+    const heapAfter = await metricOf(stage, gateway.url, 'gateway_nodejs_heap_size_used_bytes');
     const alive = gateway.handle.running && (await fetch(`${gateway.url}/healthz`).then((r) => r.status === 200, () => false));
 
     const fiveHundreds = statuses.get(500) ?? 0;

@@ -44,11 +44,11 @@ export const redisPauseDrill: Drill = {
     phase = 'after';
     progress('redis_pause: Redis answers again');
     await sleep(2_000);
-    const unavailableAtRecovery = await metricOf(a.url, 'gateway_rate_limit_unavailable_total');
+    const unavailableAtRecovery = await metricOf(stage, a.url, 'gateway_rate_limit_unavailable_total');
     await sleep(AFTER_S * 1000);
     stopping = true;
     const answers = await load;
-    const unavailableAtEnd = await metricOf(a.url, 'gateway_rate_limit_unavailable_total');
+    const unavailableAtEnd = await metricOf(stage, a.url, 'gateway_rate_limit_unavailable_total');
 
     for (const at of ['before', 'paused', 'after'] as const) {
       const list = byPhase[at];

@@ -83,8 +83,8 @@ export const upstreamFaultsDrill: Drill = {
     const servedBy = after.requestId ? await servedByOf(stage.database.url, after.requestId) : undefined;
     report.check('after a 503 storm on OpenAI, `fast` is served by its next route on the first attempt', JSON.stringify(servedBy ?? null), servedBy?.provider !== 'openai' && servedBy?.attempts === 1);
 
-    const retries = await metricOf(gateway.url, 'gateway_upstream_retries_total');
-    const coolDowns = await metricOf(gateway.url, 'gateway_channel_cool_downs_total');
+    const retries = await metricOf(stage, gateway.url, 'gateway_upstream_retries_total');
+    const coolDowns = await metricOf(stage, gateway.url, 'gateway_channel_cool_downs_total');
     const calls = results.length + STORM + 1;
     report.check('retries within the budget (a fifth of calls, plus ten)', `${retries} retries for ${calls} calls`, retries > 0 && retries <= calls / 5 + 10);
     report.check('channel cool-downs', String(coolDowns), coolDowns >= 1);

@@ -23,10 +23,12 @@ import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { buildRequestListener } from './http/app';
 import { jsonBody as jsonBodyReader } from './http/json-body';
-import { requireApiKey } from './http/auth';
+import { requireApiKey, requireMetricsToken } from './http/auth';
 import { answerClientError } from './http/client-error';
 import { OverloadGuard } from './http/overload-guard';
 import { KeyStore } from './keys/key-store';
+import { KeyAuthenticator } from './keys/key-authenticator';
+import { FailedAuthThrottle } from './keys/failed-auth-throttle';
 import { KeyChangeBus } from './keys/key-change-bus';
 import { modelsRouter } from './models/models-router';
 import { livenessRouter, opsRouter } from './observability/health-router';
@@ -152,6 +154,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const keyChanges = env.REDIS_URL ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger, metrics, cacheMs: env.GATEWAY_KEY_CACHE_MS }) : undefined;
   const keys = new KeyStore(db, env.GATEWAY_KEY_CACHE_MS, undefined, keyChanges);
   keyChanges?.onKeyChanged((change) => keys.forget(change.key_id));
+  const authenticator = new KeyAuthenticator(keys, new FailedAuthThrottle(env.GATEWAY_AUTH_FAILURES_PER_MINUTE));
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
   metrics.countVideoTasksWith(() => videoTasks.countByState());
@@ -183,7 +186,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const credentials = { credentials: new CredentialStore(db, keys), keys, wallets, budgets };
   const spendAdmin = new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger });
   const services: GatewayServices = {
-    catalog, keys, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
+    catalog, keys, authenticator, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
     credentials, recorder, rateLimits, writer, metrics, logger,
   };
   const poller = env.GATEWAY_VIDEO_POLLER
@@ -191,25 +194,28 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     : undefined;
 
   let draining = false;
-  const ops = opsRouter({ database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() }, metrics);
-  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
+  const healthChecks = { database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() };
+  // The ops listener is the operator's own (loopback by default): /metrics is open there, and token-bound on the public port.
+  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), opsRouter(healthChecks, metrics)], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
+  // Admin writes are commands: only a body declared JSON is one (never a form or text/plain sent across sites).
+  const adminJsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, { jsonContentTypeOnly: true });
   const idempotency = new IdempotencyStore(db);
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);
   const holdSweeper = new HoldSweeper(ledger, logger, env.GATEWAY_HOLD_EXPIRY_MS);
-  const apiKey = requireApiKey(keys);
+  const apiKey = requireApiKey(authenticator);
   const httpServer = createServer();
   let graphql: GraphqlServer | undefined;
   let adminGraphql: GraphqlServer | undefined;
   const listener = buildRequestListener({
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
-      livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [ops] : []),
-      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, jsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, jsonBody),
-      adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [opsRouter(healthChecks, metrics, requireMetricsToken([env.GATEWAY_METRICS_TOKEN, env.GATEWAY_ADMIN_TOKEN]))] : []),
+      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, adminJsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
+      adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
-      adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, jsonBody),
+      adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
       // The web console's page and assets; its API calls carry the key pasted into it.
       consoleRouter(),
     ],
@@ -227,7 +233,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       searchRoute(new SearchService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       decisionsRoute(new DecisionService(catalog, new QuestionGenerator({ catalog, recorder, ledger, rateLimits, metrics, logger, timeLimits: decisionTimeLimits }), metrics, decisionTimeLimits), {
-        recorder, logger, jsonBody: jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, DECISION_UNIQUE_IDS), idempotency, rateLimits,
+        recorder, logger, jsonBody: jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, { uniqueKeys: DECISION_UNIQUE_IDS }), idempotency, rateLimits,
       }),
     ],
     requireApiKey: apiKey,
@@ -258,7 +264,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     instance: instanceId,
     video_poller: poller ? 'on' : 'off',
     file_storage: fileStorage.kind,
-    ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
+    ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener, /metrics with GATEWAY_METRICS_TOKEN or the admin token only (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
   });
 
   let shuttingDown: Promise<void> | undefined;

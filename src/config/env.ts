@@ -21,6 +21,8 @@ const envSchema = z.object({
   GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY: intFromEnv(64),
   /** Requests in flight before new ones get 503 gateway_overloaded. */
   GATEWAY_MAX_CONCURRENCY: intFromEnv(2048),
+  /** Invalid API keys one client address may send a minute (each may cost a lookup) before its keys go unchecked, 429 (0: no limit). */
+  GATEWAY_AUTH_FAILURES_PER_MINUTE: intFromEnv(30),
   /** How long a verified API key is trusted before it is looked up again. */
   GATEWAY_KEY_CACHE_MS: intFromEnv(30_000),
   /** How long SIGTERM waits for requests in flight before closing them. */
@@ -40,6 +42,8 @@ const envSchema = z.object({
   /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
   GATEWAY_OPS_PORT: z.literal('').transform(() => undefined).or(z.coerce.number().int().nonnegative().optional()),
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
+  /** Without GATEWAY_OPS_PORT: the bearer token /metrics on the public port asks for (the admin token is taken too). */
+  GATEWAY_METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   /** PostgreSQL: how often an instance looks for a catalog revision another instance stored (0: never). */
   GATEWAY_CATALOG_POLL_MS: intFromEnv(2000),
   /** Where uploaded files are kept: `local` (GATEWAY_DATA_DIR/files) or `s3` (GATEWAY_S3_*). */

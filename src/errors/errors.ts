@@ -9,6 +9,8 @@ export const Errors = {
   adminDisabled: () =>
     new GatewayError('admin_disabled', 'The admin API is off. Start the gateway with GATEWAY_ADMIN_TOKEN set to use it.'),
   invalidAdminToken: () => new GatewayError('invalid_admin_token', 'The admin token is not valid.'),
+  metricsTokenRequired: () =>
+    new GatewayError('metrics_token_required', '/metrics on the public port needs "Authorization: Bearer <token>" with GATEWAY_METRICS_TOKEN or GATEWAY_ADMIN_TOKEN; or set GATEWAY_OPS_PORT and scrape it there.'),
   notFound: (method: string, path: string) =>
     new GatewayError('not_found', `No route for ${method} ${path}. See the README for the endpoints.`),
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>

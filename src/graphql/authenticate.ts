@@ -1,10 +1,10 @@
 import { bearerToken } from '../http/auth';
-import type { KeyStore } from '../keys/key-store';
+import type { KeyAuthenticator } from '../keys/key-authenticator';
 import type { Principal } from '../keys/principal';
 
-/** The key's principal; null for no key or a key that is not valid (unknown, revoked, expired). */
-export async function authenticate(keys: KeyStore, secret: string | undefined): Promise<Principal | null> {
-  return secret ? keys.authenticate(secret) : null;
+/** The key's principal; null for no key or a key that is not valid (unknown, revoked, expired); throws for a client over its failed checks. */
+export async function authenticate(keys: KeyAuthenticator, secret: string | undefined, client: string): Promise<Principal | null> {
+  return secret ? keys.authenticate(secret, client) : null;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Catalog } from '../catalog/catalog';
 import type { ChatService } from '../chat/chat-service';
 import type { CredentialServices } from '../credentials/mint-credential';
 import type { FileService } from '../files/file-service';
+import type { KeyAuthenticator } from '../keys/key-authenticator';
 import type { KeyStore } from '../keys/key-store';
 import type { RateLimits } from '../limits/rate-limits';
 import type { Principal } from '../keys/principal';
@@ -18,6 +19,8 @@ import type { TaskUpdateBus } from './task-update-bus';
 export interface GraphqlServices {
   catalog: Catalog;
   keys: KeyStore;
+  /** The secret of a graphql-ws connection and of each of its operations -> its principal. */
+  authenticator: KeyAuthenticator;
   chat: ChatService;
   videos: VideoService;
   usage: UsageQueries;

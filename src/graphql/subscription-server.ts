@@ -4,12 +4,16 @@ import { GatewayError } from '../errors/gateway-error';
 import { CloseCode, type Disposable, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
+import { clientAddress } from '../http/auth';
 import { newRequestId } from '../http/request-id';
-import type { Principal } from '../keys/principal';
+import { rootKeyId, type Principal } from '../keys/principal';
 import { authenticate, connectionSecret } from './authenticate';
 import { operationContext, type GraphqlContext, type GraphqlShared, type OperationRequest } from './context';
 import { clientError, formatGraphqlError, isInternalError, refusalError, unauthenticated, withRequestId } from './errors';
 import type { OperationAdmission, OperationPlace } from './operation-admission';
+
+/** The close code of a connection whose address sent too many invalid keys (a 429 in the 4xxx range graphql-ws leaves to servers). */
+export const TOO_MANY_FAILED_AUTHENTICATIONS = 4429;
 
 /** What a graphql-ws connection knows once it is accepted. */
 type ConnectionAuth = {
@@ -36,14 +40,19 @@ export interface SubscriptionServerOptions {
  * itself bounds each message (`maxPayload`).
  */
 export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSchema, shared: GraphqlShared, options: SubscriptionServerOptions): Disposable {
-  const { keys, logger } = shared.services;
+  const { authenticator, logger } = shared.services;
   const rules = [...specifiedRules, ...options.validationRules];
   const disposable = useServer<Record<string, unknown> | undefined, ConnectionAuth>(
     {
       schema,
       onConnect: async (ctx) => {
         const secret = connectionSecret(ctx.connectionParams);
-        const principal = await authenticate(keys, secret);
+        const principal = await authenticate(authenticator, secret, clientAddress(ctx.extra.request)).catch((err: unknown) => {
+          if (!(err instanceof GatewayError) || err.code !== 'too_many_failed_authentications') throw err;
+          ctx.extra.socket.close(TOO_MANY_FAILED_AUTHENTICATIONS, 'Too many failed authentications');
+          return undefined;
+        });
+        if (principal === undefined) return false;
         if (!principal) {
           // graphql-ws would close a refused connection with 4403 Forbidden; a missing or bad key is 4401.
           ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized');
@@ -59,7 +68,13 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         // While shutting down, a new stream would only be cut (and recorded as abandoned) moments later.
         if (shared.isDraining()) return [refusalError(Errors.shuttingDown(), request.requestId)];
         // A key revoked or expired while its connection stays open stops working at its next operation.
-        const principal = await authenticate(keys, ctx.extra.secret);
+        let principal: Principal | null;
+        try {
+          principal = await authenticate(authenticator, ctx.extra.secret, clientAddress(ctx.extra.request));
+        } catch (err) {
+          if (err instanceof GatewayError) return [refusalError(err, request.requestId)];
+          throw err;
+        }
         if (!principal) return [unauthenticated(ctx.extra.secret, request.requestId)];
         ctx.extra.principal = principal;
 
@@ -77,7 +92,8 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
           return [clientError(new GraphQLError(message), request.requestId)];
         }
 
-        const place = options.admission.admit(principal.keyId);
+        // A temporary credential's operations share its parent key's places.
+        const place = options.admission.admit(rootKeyId(principal));
         if (place instanceof GatewayError) return [refusalError(place, request.requestId)];
         ctx.extra.running?.set(payload, place);
         return {

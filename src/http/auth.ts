@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { KeyStore } from '../keys/key-store';
+import type { KeyAuthenticator } from '../keys/key-authenticator';
 import type { Principal } from '../keys/principal';
 import { Errors } from '../errors/errors';
 import type { HttpRequest, HttpResponse, Next } from './http-types';
@@ -11,8 +11,8 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401. */
-export function requireApiKey(keys: KeyStore) {
+/** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401 (429 for an address sending invalid keys). */
+export function requireApiKey(keys: KeyAuthenticator) {
   return (req: HttpRequest, res: HttpResponse, next: Next): void => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(Errors.missingApiKey());
@@ -22,10 +22,15 @@ export function requireApiKey(keys: KeyStore) {
       next();
     };
     // A key seen lately is admitted without waiting a turn.
-    const known = keys.cached(token);
-    if (known !== undefined) return admit(known);
-    keys.authenticate(token).then(admit, next);
+    const known = keys.cachedValid(token);
+    if (known) return admit(known);
+    keys.authenticate(token, clientAddress(req)).then(admit, next);
   };
+}
+
+/** The peer address of the connection, whose failed key checks are counted together. */
+export function clientAddress(req: Pick<HttpRequest, 'socket'>): string {
+  return req.socket.remoteAddress ?? 'unknown';
 }
 
 /** The operator's admin token (GATEWAY_ADMIN_TOKEN), compared in constant time. */
@@ -35,6 +40,24 @@ export function requireAdminToken(adminToken: string | undefined) {
     if (!expected) return next(Errors.adminDisabled());
     const token = bearerToken(req.headers.authorization);
     if (!token || !timingSafeEqual(digest(token), expected)) return next(Errors.invalidAdminToken());
+    next();
+  };
+}
+
+/**
+ * `/metrics` on the public listener: its labels name providers, models and
+ * accounts, so it answers only a bearer token among `tokens` (the metrics
+ * token, the admin token), compared in constant time; with none configured,
+ * no one on this port.
+ */
+export function requireMetricsToken(tokens: ReadonlyArray<string | undefined>) {
+  const expected = tokens.filter((t): t is string => Boolean(t)).map(digest);
+  return (req: HttpRequest, _res: HttpResponse, next: Next): void => {
+    const token = bearerToken(req.headers.authorization);
+    const given = token ? digest(token) : undefined;
+    // Every token is compared, so the time taken does not tell which one nearly matched.
+    const matches = expected.filter((e) => given !== undefined && timingSafeEqual(given, e)).length;
+    if (!matches) return next(Errors.metricsTokenRequired());
     next();
   };
 }

@@ -16,7 +16,10 @@ const DECODERS: Record<string, (() => Readable & NodeJS.WritableStream) | null> 
 /**
  * Reads a JSON body into `req.body`, whatever its content type (curl's
  * default form type included): UTF-8, optionally gzip, deflate or br
- * encoded, at most `limit` bytes once decoded. A request without a body
+ * encoded, at most `limit` bytes once decoded. With `jsonContentTypeOnly`
+ * (the admin API's writes, where a browser form or a stray `text/plain`
+ * must not pass for a command) a body must be declared `application/json`
+ * (or `+json`), or it is refused with 415 unread. A request without a body
  * keeps `req.body` undefined; an empty one reads as `{}`. Every refusal is a
  * GatewayError (400 malformed or cut off, 413 too large, 415 other charset or
  * encoding), and the unread rest of a refused body is discarded so the
@@ -24,12 +27,17 @@ const DECODERS: Record<string, (() => Readable & NodeJS.WritableStream) | null> 
  * that repeats one is refused with `uniqueKeys.refusal` (JSON.parse would
  * keep the last of the two).
  */
-export function jsonBody(limit: number, uniqueKeys?: UniqueKeys) {
+export function jsonBody(limit: number, options: { jsonContentTypeOnly?: boolean; uniqueKeys?: UniqueKeys } = {}) {
+  const { uniqueKeys } = options;
   return (req: HttpRequest, _res: HttpResponse, next: Next): void => {
     if (req.body !== undefined) return next();
     // Declared even when there is no body: Apollo's express integration checks for the property.
     req.body = undefined;
     if (!hasBody(req)) return next();
+    if (options.jsonContentTypeOnly && !declaresJson(req.headers['content-type'])) {
+      req.resume();
+      return next(new GatewayError('unsupported_media_type', `This endpoint takes a JSON body: send it with "Content-Type: application/json" (got ${req.headers['content-type'] ? `"${req.headers['content-type']}"` : 'none'}).`));
+    }
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
     if (charset && !/^utf-?8$/i.test(charset)) return next(Errors.unsupportedMediaType('UTF-8 JSON'));
     const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -56,6 +64,12 @@ export function jsonBody(limit: number, uniqueKeys?: UniqueKeys) {
       next();
     });
   };
+}
+
+/** Whether the Content-Type is JSON: `application/json` or a `+json` type, whatever its parameters. */
+function declaresJson(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
 /** Whether the request carries a body at all (as `type-is` decides it). */

@@ -5,6 +5,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { NO_OTHER_INSTANCES, type KeyChangeNotifier } from './key-change';
 import { hashKeySecret, keyDisplayPrefix, mayBeKeySecret, newKeySecret } from './key-secret';
 import type { Principal } from './principal';
+import { intersectDomains, intersectModels } from './credential-scope';
 import { AccountStore, DEFAULT_ACCOUNT_ID } from './account-store';
 
 export interface CreateKeyInput {
@@ -58,6 +59,8 @@ interface KeyRow {
   allowed_domains: string[] | null;
   parent_revoked_at: Date | string | null;
   parent_expires_at: Date | string | null;
+  parent_allowed_models: string[] | null;
+  parent_allowed_domains: string[] | null;
   spend_controlled: boolean;
 }
 
@@ -228,12 +231,14 @@ export class KeyStore {
     const { rows } = await this.db.query<KeyRow>(
       'SELECT k."id", k."account_id", k."project_id", k."member_id", k."name", k."allowed_models", k."expires_at", k."revoked_at", ' +
         'k."parent_key_id", k."allowed_domains", p."revoked_at" AS "parent_revoked_at", p."expires_at" AS "parent_expires_at", ' +
+        'p."allowed_models" AS "parent_allowed_models", p."allowed_domains" AS "parent_allowed_domains", ' +
         'EXISTS (SELECT 1 FROM "wallets" w WHERE w."account_id" = k."account_id") AS "spend_controlled" ' +
         'FROM "api_keys" k LEFT JOIN "api_keys" p ON p."id" = k."parent_key_id" WHERE k."key_hash" = $1',
       [hash],
     );
     const row = rows[0];
-    // A temporary credential ends with its parent.
+    // A temporary credential ends with its parent, and is never wider than the parent is now: its scope is the
+    // intersection of its own and its parent's current one, read again whenever the parent changes (`forget`).
     if (!row || row.revoked_at || row.parent_revoked_at) return null;
     return {
       keyId: row.id,
@@ -241,10 +246,10 @@ export class KeyStore {
       projectId: row.project_id,
       memberId: row.member_id,
       keyName: row.name,
-      allowedModels: row.allowed_models?.length ? new Set(row.allowed_models) : null,
+      allowedModels: intersectModels(listed(row.allowed_models), listed(row.parent_allowed_models)),
       expiresAt: earliest(row.expires_at, row.parent_expires_at),
       parentKeyId: row.parent_key_id,
-      allowedDomains: row.allowed_domains?.length ? new Set(row.allowed_domains) : null,
+      allowedDomains: intersectDomains(listed(row.allowed_domains), listed(row.parent_allowed_domains)),
       spendControlled: row.spend_controlled,
     };
   }
@@ -277,7 +282,8 @@ export class KeyStore {
   /**
    * Replaces the key's search domain allowlist (empty: every domain), here
    * at once and on the other instances as soon as they hear of it, as a
-   * revocation is. Its temporary credentials keep their own lists.
+   * revocation is. Its temporary credentials keep their own lists, and are
+   * held to the intersection with this one from their next request on.
    */
   async setAllowedDomains(id: string, domains: string[]): Promise<ApiKeyView | null> {
     const row = await this.prisma.apiKey.findUnique({ where: { id } });
@@ -362,6 +368,11 @@ function toView(row: {
 function earliest(a: Date | string | null, b: Date | string | null): Date | null {
   const dates = [a, b].filter((d): d is Date | string => d !== null).map((d) => new Date(d));
   return dates.length ? new Date(Math.min(...dates.map((d) => d.getTime()))) : null;
+}
+
+/** A stored list as a set; empty or absent (no parent) means no restriction. */
+function listed(values: string[] | null): ReadonlySet<string> | null {
+  return values?.length ? new Set(values) : null;
 }
 
 function usable(principal: Principal | null, now: number): Principal | null {

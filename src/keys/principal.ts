@@ -19,3 +19,12 @@ export interface Principal {
 export function mayUseModel(principal: Principal, name: string): boolean {
   return principal.allowedModels === null || principal.allowedModels.has(name);
 }
+
+/**
+ * The key whose "per key" limits a call counts against: the key itself, or
+ * for a temporary credential the key that minted it, so that credentials
+ * never multiply their parent's rate limits or open operations.
+ */
+export function rootKeyId(principal: Pick<Principal, 'keyId' | 'parentKeyId'>): string {
+  return principal.parentKeyId ?? principal.keyId;
+}

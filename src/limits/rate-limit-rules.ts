@@ -1,4 +1,4 @@
-import type { Principal } from '../keys/principal';
+import { rootKeyId, type Principal } from '../keys/principal';
 
 export type RateLimitScope = 'key' | 'account' | 'model';
 /** `question_generations`: decision question generations (a limit of their own, not set by the environment). */
@@ -9,7 +9,7 @@ export interface RateLimitRule {
   scope: RateLimitScope;
   unit: RateLimitUnit;
   perMinute: number;
-  /** Whose counter: the key id, the account id or the model id. */
+  /** Whose counter: the key id (a temporary credential's parent key), the account id or the model id. */
   subject: string;
 }
 
@@ -37,8 +37,9 @@ export function applicableRules(defaults: RateLimitDefaults, principal: Principa
   const add = (scope: RateLimitScope, unit: RateLimitUnit, perMinute: number | undefined, subject: string) => {
     if (perMinute && perMinute > 0 && (unit === 'requests' || countTokens)) rules.push({ scope, unit, perMinute, subject });
   };
-  add('key', 'requests', defaults.keyRpm, principal.keyId);
-  add('key', 'tokens', defaults.keyTpm, principal.keyId);
+  // A temporary credential's calls count against its parent key's limits.
+  add('key', 'requests', defaults.keyRpm, rootKeyId(principal));
+  add('key', 'tokens', defaults.keyTpm, rootKeyId(principal));
   add('account', 'requests', defaults.accountRpm, principal.accountId);
   add('account', 'tokens', defaults.accountTpm, principal.accountId);
   if (model) {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { GatewayError } from '../errors/gateway-error';
-import type { Principal } from '../keys/principal';
+import { rootKeyId, type Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
 import { LimiterPool, type Limiter } from './limiter-pool';
@@ -84,7 +84,7 @@ export class RateLimits {
    */
   async admitQuestionGeneration(principal: Principal, perMinute: number): Promise<GatewayError | undefined> {
     const admission = await this.admitRules([
-      { scope: 'key', unit: 'question_generations', perMinute, subject: principal.keyId },
+      { scope: 'key', unit: 'question_generations', perMinute, subject: rootKeyId(principal) },
       { scope: 'account', unit: 'question_generations', perMinute, subject: principal.accountId },
     ], 0);
     return admission.refusal;

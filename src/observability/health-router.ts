@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { GatewayMetrics } from './metrics';
 
 export interface HealthChecks {
@@ -21,10 +21,11 @@ export function livenessRouter(): Router {
 /**
  * `/readyz` (it can write its records and is not draining) and `/metrics`.
  * The readiness answer carries no raw database error; the metrics name
- * providers, so an operator may serve both on a port of their own
- * (`GATEWAY_OPS_PORT`) instead of the public one.
+ * providers, models and accounts, so `/metrics` passes `guard` first: on the
+ * public port the composition root gives a bearer-token check, on the
+ * operator's own port (`GATEWAY_OPS_PORT`) none.
  */
-export function opsRouter(checks: HealthChecks, metrics: GatewayMetrics): Router {
+export function opsRouter(checks: HealthChecks, metrics: GatewayMetrics, guard?: RequestHandler): Router {
   const router = Router();
   router.get('/readyz', async (_req, res) => {
     if (checks.isDraining()) return void res.status(503).json({ status: 'draining' });
@@ -32,7 +33,7 @@ export function opsRouter(checks: HealthChecks, metrics: GatewayMetrics): Router
     if (!writes.writable) return void res.status(503).json({ status: 'unavailable', database: checks.database, reason: writes.reason });
     res.json({ status: 'ready', database: checks.database });
   });
-  router.get('/metrics', async (_req, res) => {
+  router.get('/metrics', ...(guard ? [guard] : []), async (_req, res) => {
     res.type(metrics.contentType).send(await metrics.render());
   });
   return router;

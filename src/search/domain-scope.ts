@@ -19,6 +19,12 @@ export interface DomainScope {
 export function domainScope(principal: Principal, include: string[], exclude: string[]): DomainScope {
   const allowed = principal.allowedDomains ? [...principal.allowedDomains] : null;
   if (!allowed) return { include: unique(include), exclude: unique(exclude) };
+  // A temporary credential whose parent's allowlist no longer covers any domain of its own may search nothing.
+  if (!allowed.length) {
+    throw new GatewayError('domain_not_allowed', "This credential's search allowlist and its parent key's current one share no domain: it may not search. Mint a new credential within the key's allowlist.", {
+      details: { allowed_domains: allowed },
+    });
+  }
   if (!include.length) return { include: allowed, exclude: unique(exclude) };
   const within = include.filter((d) => allowed.some((a) => hostWithin(d, a)));
   if (!within.length) {

@@ -79,7 +79,7 @@ describe('SIGTERM while the database hangs', () => {
     });
     const lock = { release: async () => undefined } as { release(): Promise<void> };
     try {
-      const created = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'sigterm' }) });
+      const created = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'sigterm' }) });
       const { key } = (await created.json()) as { key: string };
       Object.assign(lock, await lockUsageRecords(db.url));
       const pending = fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: chatBody('hangs') }).catch(() => undefined);

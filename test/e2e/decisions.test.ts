@@ -309,7 +309,7 @@ describe('decision question generation rate across two instances (PostgreSQL and
   it('lets 2 generations a minute through for a key, counted on both instances together', async () => {
     const common = { ...ON, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_RATE_LIMIT_REDIS_PREFIX: `decisions-${randomUUID()}` };
     const [a, b] = await Promise.all([instances.spawn(common), instances.spawn(common)]);
-    const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'generations' }) });
+    const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'generations' }) });
     const { key } = (await created.json()) as { key: string };
     const post = (url: string) => fetch(`${url}/v1/decisions`, {
       method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

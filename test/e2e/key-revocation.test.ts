@@ -111,7 +111,7 @@ describe('a key revoked while Redis is down', () => {
     await revoke(t.url, id);
     expect(Date.now() - startedAt).toBeLessThan(1_000);
     expect(await listModels(t.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.url}/metrics`, { headers: admin })).text();
     expect(metrics).toMatch(/^gateway_key_change_publish_failures_total 1$/m);
   });
 });

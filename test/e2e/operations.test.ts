@@ -3,12 +3,14 @@ import { readEnv } from '../../src/config/env';
 import { KeyStore } from '../../src/keys/key-store';
 import { openDatabase } from '../../src/db/database';
 import { freshPgliteDataDir } from '../support/pglite-template';
-import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { ADMIN_TOKEN, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+
+const METRICS_TOKEN = 'test-metrics-token-0123456789';
 
 describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) => {
   let t: TestGateway;
   beforeAll(async () => {
-    t = await startTestGateway({ database });
+    t = await startTestGateway({ database, env: { GATEWAY_METRICS_TOKEN: METRICS_TOKEN } });
   });
   afterAll(() => t?.close());
 
@@ -30,7 +32,7 @@ describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) =
       });
     expect((await chat('count me')).status).toBe(200);
     expect((await chat('fail [sim status=500]')).status).toBe(502);
-    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(text).toMatch(/gateway_http_requests_total\{method="POST",route="\/v1\/chat\/completions",status="200"\} [1-9]/);
     expect(text).toMatch(/gateway_http_request_duration_seconds_bucket\{le="\+Inf",route="\/v1\/chat\/completions"\} [1-9]/);
     // The failing call was tried twice (the last route is retried once).
@@ -47,6 +49,35 @@ describe.each(TEST_DATABASES)('health, readiness and metrics (%s)', (database) =
     expect(text).toMatch(/^gateway_nodejs_eventloop_lag_p99_seconds /m);
     // No request or key ids in any label.
     expect(text).not.toMatch(/req_[0-9a-f]{8}|key_[0-9a-f]{8}/);
+  });
+
+  it('serves /metrics on the public port only with the metrics token or the admin token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not-the-metrics-token' }, { authorization: `Bearer ${await t.createKey()}` }] as Array<Record<string, string>>) {
+      const res = await fetch(`${t.url}/metrics`, { headers });
+      expect(res.status).toBe(401);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('metrics_token_required');
+      expect(body.error.message).toContain('GATEWAY_OPS_PORT');
+    }
+    const asAdmin = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(asAdmin.status).toBe(200);
+    expect(await asAdmin.text()).toContain('gateway_http_requests_total');
+  });
+});
+
+describe('/metrics on the public port with no token configured', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ env: { GATEWAY_ADMIN_TOKEN: '' } });
+  });
+  afterAll(() => t?.close());
+
+  it('is refused to everyone, while /healthz and /readyz stay open', async () => {
+    const res = await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer anything-at-all-0123456789' } });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('metrics_token_required');
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
   });
 });
 

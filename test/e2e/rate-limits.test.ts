@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 import { ChatCompletionDocument } from '../graphql/generated/graphql';
-import { runOverWs, wsClient } from '../graphql/graphql-test-client';
+import { runOverWs, wsClient, type SubscriptionOutcome } from '../graphql/graphql-test-client';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MODEL = 'gpt-4.1-mini';
@@ -24,6 +24,11 @@ async function chat(client: OpenAI, body: Partial<OpenAI.ChatCompletionCreatePar
     if (!(err instanceof OpenAI.APIError)) throw err;
     return { status: err.status, headers: err.headers as Headers, error: err };
   }
+}
+
+/** The first GraphQL error of a subscription, sent as a result or as the `error` message that ended it. */
+function firstError(outcome: SubscriptionOutcome<unknown>): { extensions?: Record<string, unknown> } | undefined {
+  return (outcome.results.at(-1)?.errors?.[0] ?? (outcome.failure as Array<{ extensions?: Record<string, unknown> }> | undefined)?.[0]) as never;
 }
 
 const sdk = (t: TestGateway, key: string) => new OpenAI({ apiKey: key, baseURL: t.baseURL, maxRetries: 0 });
@@ -81,8 +86,36 @@ describe('rate limits in one gateway (per process)', () => {
       expect(first.failure).toBeUndefined();
       expect(first.results.at(-1)?.errors).toBeUndefined();
       const refused = await runOverWs(client, ChatCompletionDocument, { input });
-      const error = (refused.results.at(-1)?.errors?.[0] ?? (refused.failure as Array<{ extensions?: unknown }> | undefined)?.[0]) as { extensions?: Record<string, unknown> } | undefined;
-      expect(error?.extensions).toMatchObject({ code: 'rate_limit_exceeded' });
+      expect(firstError(refused)?.extensions).toMatchObject({ code: 'rate_limit_exceeded' });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("counts a temporary credential's calls against its parent key's limit, over REST and the GraphQL subscription", async () => {
+    t = await startTestGateway({ env: { GATEWAY_RATE_LIMIT_KEY_RPM: '5' } });
+    const parent = await t.createKey({ name: 'parent' });
+    const mint = async () => {
+      const res = await fetch(`${t!.url}/api/credentials`, { method: 'POST', headers: { authorization: `Bearer ${parent}`, 'content-type': 'application/json' }, body: JSON.stringify({}) });
+      return ((await res.json()) as { key: string }).key;
+    };
+    const [one, two, three] = [await mint(), await mint(), await mint()];
+    expect((await chat(sdk(t, parent))).status).toBe(200);
+    expect((await chat(sdk(t, one))).status).toBe(200);
+    expect((await chat(sdk(t, two))).status).toBe(200);
+    expect((await chat(sdk(t, three))).status).toBe(200);
+    const last = await chat(sdk(t, one));
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    for (const key of [parent, one, two, three]) {
+      const refused = await chat(sdk(t, key));
+      expect(refused.status).toBe(429);
+      expect(refused.error?.message).toContain('requests per minute of this API key (limit 5)');
+    }
+    const client = wsClient(t, { authorization: `Bearer ${three}` });
+    try {
+      const refused = await runOverWs(client, ChatCompletionDocument, { input: { model: MODEL, messages: [{ role: 'user', content: 'Hi [sim words=3]' }] } });
+      expect(firstError(refused)?.extensions).toMatchObject({ code: 'rate_limit_exceeded' });
     } finally {
       await client.dispose();
     }
@@ -141,7 +174,7 @@ describe('rate limits across two instances (PostgreSQL and Redis)', () => {
       GATEWAY_RATE_LIMIT_KEY_RPM: '4', GATEWAY_RATE_LIMIT_REDIS_PREFIX: freshPrefix(),
     };
     const [a, b] = await Promise.all([instances.spawn(common), instances.spawn(common)]);
-    const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'two-instances' }) });
+    const created = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'two-instances' }) });
     const { key } = (await created.json()) as { key: string };
     const clients = [a, b].map((g) => new OpenAI({ apiKey: key, baseURL: `${g.url}/v1`, maxRetries: 0 }));
     const results = await Promise.all([0, 1, 2].flatMap(() => clients.map((c) => chat(c))));
@@ -194,7 +227,7 @@ describe('rate limits when Redis is unreachable', () => {
       const answers = [await timedChat(key), await timedChat(key), await timedChat(key)];
       expect(answers.map((r) => r.status)).toEqual([200, 200, 429]);
       for (const r of answers) expect(r.ms).toBeLessThan(1000);
-      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
       expect(Number(/gateway_rate_limit_unavailable_total (\d+)/.exec(metrics)?.[1])).toBe(3);
       await t.close();
       t = undefined;

@@ -33,7 +33,7 @@ describe('a gateway whose Redis is down', () => {
       GATEWAY_CONFIG: writeConfigFile(fastVideoConfig()),
       GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
     });
-    const created = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'outage' }) });
+    const created = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'outage' }) });
     const { key } = (await created.json()) as { key: string };
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const startedAt = Date.now();
@@ -53,7 +53,7 @@ describe('a gateway whose Redis is down', () => {
     expect(gateway.child.exitCode).toBeNull();
     const chat = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: auth, body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'still there?' }] }) });
     expect(chat.status).toBe(200);
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const metrics = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     expect(Number(/^gateway_pubsub_publish_failures_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
     expect(metrics).toContain('# TYPE gateway_unhandled_rejections_total counter');
     expect(metrics).not.toMatch(/^gateway_unhandled_rejections_total [1-9]/m);

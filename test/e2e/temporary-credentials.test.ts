@@ -1,5 +1,9 @@
 import OpenAI from 'openai';
+import { eventually } from '../support/eventually';
+import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Keys minting short-lived credentials that are never wider than themselves, used with the real openai SDK. */
 describe.each(TEST_DATABASES)('temporary credentials (%s)', (database) => {
@@ -77,6 +81,44 @@ describe.each(TEST_DATABASES)('temporary credentials (%s)', (database) => {
     expect((await call(minted.body.key, '/v1/models')).status).toBe(401);
   });
 
+  it("is held to its parent's current domain allowlist, narrowed after minting, though it was cached", async () => {
+    const search = async (key: string, body: Record<string, unknown>): Promise<{ status: number; code?: string; hosts?: string[] }> => {
+      try {
+        const answer = await client(key).post<{ results: Array<{ url: string }> }>('/search', { body: { backend: 'serper', ...body } });
+        return { status: 200, hosts: answer.results.map((r) => new URL(r.url).hostname) };
+      } catch (err) {
+        if (!(err instanceof OpenAI.APIError)) throw err;
+        return { status: err.status!, code: (err.error as { code?: string }).code };
+      }
+    };
+    const mint = async (parent: string, body: Record<string, unknown>) => (await call(parent, '/api/credentials', 'POST', body)).body as { key: string; parent_key_id: string };
+    const narrowParent = async (parentId: string, domains: string[]) => {
+      const res = await fetch(`${t.url}/api/admin/keys/${parentId}`, {
+        method: 'PATCH', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ allowed_domains: domains }),
+      });
+      expect(res.status).toBe(200);
+    };
+
+    const listed = await t.createKey({ name: 'listed', allowed_domains: ['example.com', 'example.org'] });
+    const { key: orgOnly, parent_key_id: listedId } = await mint(listed, { allowed_domains: ['example.org'] });
+    const { key: both } = await mint(listed, { allowed_domains: ['example.com', 'example.org'] });
+    expect(await search(orgOnly, { query: 'before [sim offsite]', include_domains: ['example.org'] })).toMatchObject({ status: 200 });
+    await narrowParent(listedId, ['docs.example.com']);
+    expect(await search(orgOnly, { query: 'lost', include_domains: ['example.org'] })).toEqual({ status: 403, code: 'domain_not_allowed' });
+    expect(await search(orgOnly, { query: 'nothing left [sim offsite]' })).toEqual({ status: 403, code: 'domain_not_allowed' });
+    const narrowed = await search(both, { query: 'narrowed [sim offsite]' });
+    expect(narrowed.hosts!.length).toBeGreaterThan(0);
+    for (const host of narrowed.hosts!) expect(host).toBe('docs.example.com');
+
+    const unlisted = await t.createKey({ name: 'unlisted' });
+    const { key: anywhere, parent_key_id: unlistedId } = await mint(unlisted, {});
+    expect((await search(anywhere, { query: 'before [sim offsite]' })).hosts!.some((host) => !host.endsWith('example.net'))).toBe(true);
+    await narrowParent(unlistedId, ['example.net']);
+    const listedNow = await search(anywhere, { query: 'after [sim offsite]' });
+    expect(listedNow.hosts!.length).toBeGreaterThan(0);
+    for (const host of listedNow.hosts!) expect(host).toMatch(/(^|\.)example\.net$/);
+  });
+
   it.each([
     ['a lifetime under a minute', { expires_in: 10 }, 'expires_in'],
     ['a lifetime over 7 days', { expires_in: 8 * 24 * 3600 }, 'expires_in'],
@@ -94,5 +136,29 @@ describe.each(TEST_DATABASES)('temporary credentials (%s)', (database) => {
 
   it('is for keys: no key, no credential', async () => {
     expect((await fetch(`${t.url}/api/credentials`, { method: 'POST' })).status).toBe(401);
+  });
+});
+
+/** Two instances on one database and one Redis, each caching keys for a minute. */
+describe("a temporary credential's scope on another instance", () => {
+  const instances = instancesOnOneDatabase();
+
+  it("narrows with its parent's allowlist on every instance, though it was cached there", async () => {
+    const common = { REDIS_URL, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_KEY_CACHE_MS: '60000', GATEWAY_VIDEO_POLLER: 'false' };
+    const [a, b] = await Promise.all([instances.spawn(common), instances.spawn(common)]);
+    await eventually(async () => (b.output().includes('key revocations reach this instance through Redis') ? true : undefined), 'instance B subscribed to key changes');
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const parent = (await (await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'parent' }) })).json()) as { id: string; key: string };
+    const minted = await fetch(`${a.url}/api/credentials`, { method: 'POST', headers: { authorization: `Bearer ${parent.key}`, 'content-type': 'application/json' }, body: '{}' });
+    const onB = new OpenAI({ apiKey: ((await minted.json()) as { key: string }).key, baseURL: `${b.url}/v1`, maxRetries: 0 });
+    const hosts = async (query: string) => (await onB.post<{ results: Array<{ url: string }> }>('/search', { body: { query, backend: 'serper' } })).results.map((r) => new URL(r.url).hostname);
+    expect((await hosts('cached on B [sim offsite]')).some((host) => !host.endsWith('example.net'))).toBe(true);
+
+    const patched = await fetch(`${a.url}/api/admin/keys/${parent.id}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ allowed_domains: ['example.net'] }) });
+    expect(patched.status).toBe(200);
+    await eventually(async () => {
+      const seen = await hosts('narrowed on A [sim offsite]');
+      return seen.length > 0 && seen.every((host) => /(^|\.)example\.net$/.test(host)) ? true : undefined;
+    }, "instance B holding the credential to its parent's new allowlist", 2_000);
   });
 });

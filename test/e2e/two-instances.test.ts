@@ -39,7 +39,7 @@ describe('task updates cross instances through Redis', () => {
     b = await spawnGateway({ ...common, GATEWAY_VIDEO_POLLER: 'false' });
     expect(a.output()).toContain('fan out through Redis');
 
-    const keyRes = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'two' }) });
+    const keyRes = await fetch(`${a.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'two' }) });
     const key = ((await keyRes.json()) as { key: string }).key;
     const submitted = await fetch(`${a.url}/v1/videos`, {
       method: 'POST',
@@ -58,7 +58,7 @@ describe('task updates cross instances through Redis', () => {
     expect(states[states.length - 1]).toMatchObject({ id, status: 'COMPLETED', videoUrl: expect.stringMatching(/^https:/) });
     // The upstream polls came from A: B relayed what A published. B's one read of the task (the subscription's
     // first state) polls it itself when that read finds it due, as any read does; nothing more.
-    const polls = async (g: GatewayProcess) => Number(/gateway_video_polls_total\{provider="xai"\} (\d+)/.exec(await (await fetch(`${g.url}/metrics`)).text())?.[1] ?? 0);
+    const polls = async (g: GatewayProcess) => Number(/gateway_video_polls_total\{provider="xai"\} (\d+)/.exec(await (await fetch(`${g.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text())?.[1] ?? 0);
     expect(await polls(a)).toBeGreaterThan(1);
     expect(await polls(b)).toBeLessThanOrEqual(1);
   });

@@ -31,7 +31,7 @@ describe('video tasks survive a killed gateway', () => {
     const env = { DATABASE_URL: db.url, GATEWAY_CONFIG: writeConfigFile(config), GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, XAI_API_KEY: 'sim', GATEWAY_VIDEO_POLL_IDLE_MS: '50', GATEWAY_VIDEO_LEASE_MS: '20000' };
 
     gateway = await spawnGateway(env);
-    const keyRes = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'restart' }) });
+    const keyRes = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'restart' }) });
     const key = ((await keyRes.json()) as { key: string }).key;
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {

@@ -86,7 +86,7 @@ describe.each(TEST_DATABASES)('video task errors never carry the upstream\'s tex
       await pg?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     };
-    const res = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ name: 'errors' }) });
+    const res = await fetch(`${gateway.url}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'errors' }) });
     key = ((await res.json()) as { key: string }).key;
   });
   afterAll(async () => {

@@ -74,6 +74,8 @@ const envSchema = z.object({
   GATEWAY_DECISIONS_QUESTION_GENERATION: z.enum(['true', 'false', '1', '0', '']).optional(),
   /** The platform's default generator model for decision questions. */
   GATEWAY_DECISIONS_GENERATOR_MODEL: z.string().optional(),
+  /** Let native `/v1/responses` upstreams store responses as the client asks (`store`); off: `store` goes up false. */
+  GATEWAY_RESPONSES_UPSTREAM_STORE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

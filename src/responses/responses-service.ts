@@ -3,6 +3,7 @@ import type { Candidate, Catalog } from '../catalog/catalog';
 import { endpointMode } from '../catalog/catalog-entry';
 import type { ChatService } from '../chat/chat-service';
 import { parseRequest } from '../errors/parse-request';
+import { endUserIdentity } from '../keys/end-user-identity';
 import type { RequestContext } from '../model-call/request-context';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
@@ -15,6 +16,7 @@ import { toResponse } from './bridge/chat-to-response';
 import { toResponseEvents, type ResponseEvent } from './bridge/response-events';
 import { toChatRequest } from './bridge/responses-to-chat';
 import { dereferenceFiles, type OwnedFiles } from './file-dereference';
+import { checkNativeServable, nativeRequestBody } from './native-request-fields';
 import { responseId } from './response-object';
 import { responsesRequestSchema, type ResponsesRequest } from './responses-request-schema';
 import { estimateResponsesUsage } from './responses-usage';
@@ -30,7 +32,7 @@ export interface ResponsesAnswer<T> {
 
 interface Prepared {
   req: ResponsesRequest;
-  /** The request as the client sent it, files dereferenced: what a native route forwards. */
+  /** What a native route forwards: the allowlisted fields of the request, files dereferenced (native-request-fields.ts). */
   forward: Record<string, unknown>;
   native: Candidate[];
   headers: Record<string, string>;
@@ -52,6 +54,8 @@ export class ResponsesService {
     private readonly chat: ChatService,
     private readonly files: OwnedFiles,
     private readonly metrics: GatewayMetrics,
+    /** The operator lets native upstreams store responses (`GATEWAY_RESPONSES_UPSTREAM_STORE`); otherwise `store` goes up false. */
+    private readonly upstreamStore = false,
   ) {}
 
   async create(ctx: RequestContext, raw: unknown): Promise<ResponsesAnswer<Record<string, unknown>>> {
@@ -95,20 +99,23 @@ export class ResponsesService {
     return { body, headers };
   }
 
-  /** Validates, picks native or bridge, checks what the bridge can carry, and dereferences files: all before any upstream call. */
+  /** Validates, picks native or bridge, checks what the route can serve, and dereferences files: all before any upstream call. */
   private async prepare(ctx: RequestContext, raw: unknown): Promise<Prepared> {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const parsed = parseRequest(responsesRequestSchema, raw);
     const candidates = this.catalog.resolve(parsed.model, ctx.principal, 'responses', RESPONSES_ENDPOINT);
     const native = endpointMode(candidates[0]!.model, 'responses') === 'native';
     const headers: Record<string, string> = {};
-    if (!native) {
+    if (native) checkNativeServable(parsed);
+    else {
       checkBridgeable(parsed, candidates[0]!.model.id);
       if (parsed.store === undefined || parsed.store === null) headers['X-Svc-Warning'] = 'stateless_bridge';
     }
     const { request: req, dereferenced } = await dereferenceFiles(parsed, ctx.principal, this.files);
     if (dereferenced) headers['X-Svc-File-Dereference'] = '1';
-    const forward = { ...(raw as Record<string, unknown>), input: req.input };
+    const forward = native
+      ? nativeRequestBody(raw as Record<string, unknown>, req.input, { scoped: (value) => endUserIdentity(ctx.principal, value), upstreamStore: this.upstreamStore })
+      : {};
     return { req, forward, native: native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [], headers };
   }
 

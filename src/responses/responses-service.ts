@@ -16,7 +16,7 @@ import { toResponse } from './bridge/chat-to-response';
 import { toResponseEvents, type ResponseEvent } from './bridge/response-events';
 import { toChatRequest } from './bridge/responses-to-chat';
 import { dereferenceFiles, type OwnedFiles } from './file-dereference';
-import { checkNativeServable, nativeRequestBody } from './native-request-fields';
+import { checkNativeServable, END_USER_FIELDS, nativeRequestBody } from './native-request-fields';
 import { responseId } from './response-object';
 import { responsesRequestSchema, type ResponsesRequest } from './responses-request-schema';
 import { estimateResponsesUsage } from './responses-usage';
@@ -69,7 +69,7 @@ export class ResponsesService {
     }
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared.forward, false));
-      const response = present(result.response, id, req.model);
+      const response = present(result.response, id, req);
       const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return response;
@@ -141,7 +141,7 @@ export class ResponsesService {
           return undefined;
         }
         const data = event.data;
-        if (data.response && typeof data.response === 'object') present(data.response as Record<string, unknown>, id, req.model);
+        if (data.response && typeof data.response === 'object') present(data.response as Record<string, unknown>, id, req);
         if (typeof data.delta === 'string') outputText += data.delta;
         return data as ResponseEvent;
       },
@@ -151,10 +151,15 @@ export class ResponsesService {
   }
 }
 
-/** The gateway's id and the requested model name on an upstream's response: which upstream served it stays internal. */
-function present(response: Record<string, unknown>, id: string, model: string): Record<string, unknown> {
+/**
+ * The gateway's id, the requested model name and the client's own end-user
+ * identities on an upstream's response: which upstream served it, and the
+ * per-key values it was given, stay internal.
+ */
+function present(response: Record<string, unknown>, id: string, req: ResponsesRequest): Record<string, unknown> {
   response.id = id;
-  response.model = model;
+  response.model = req.model;
+  for (const field of END_USER_FIELDS) if (field in response) response[field] = (req as Record<string, unknown>)[field] ?? null;
   return response;
 }
 

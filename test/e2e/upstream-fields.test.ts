@@ -63,10 +63,11 @@ describe('the fields the upstream receives', () => {
     expect({ status: record.routing.status_code, amount: record.billing.amount_microusd }).toEqual({ status: 400, amount: 0 });
   });
 
-  it("a native route scopes user, safety_identifier and prompt_cache_key to the key", async () => {
+  it('a native route scopes user, safety_identifier and prompt_cache_key to the key, and shows the client its own values', async () => {
     const ids = { user: 'alice', safety_identifier: 'alice', prompt_cache_key: 'shared-prefix' };
-    await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', ...ids });
-    await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', ...ids });
+    const answer = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', ...ids });
+    expect(answer).toMatchObject(ids);
+    expect(await client.responses.stream({ model: 'gpt-4.1-mini', input: 'Hi', ...ids }).finalResponse()).toMatchObject(ids);
     await other.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', ...ids });
     const [a1, a2, b] = await upstreamBodies('/v1/responses');
     for (const field of ['user', 'safety_identifier', 'prompt_cache_key'] as const) {
@@ -85,6 +86,14 @@ describe('the fields the upstream receives', () => {
     expect(a.user).toMatch(/^[0-9a-f]{64}$/);
     expect(b.user).not.toBe(a.user);
     expect(claude.metadata.user_id).toBe(a.user);
+  });
+
+  it('the bridge scopes user to the key as chat does', async () => {
+    await client.responses.create({ model: 'claude-haiku-4-5', input: 'Hi', user: 'alice', store: false, max_output_tokens: 50 });
+    await client.chat.completions.create({ model: 'claude-haiku-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }], user: 'alice' });
+    const [bridged, chat] = await upstreamBodies('/v1/messages');
+    expect(bridged.metadata.user_id).toMatch(/^[0-9a-f]{64}$/);
+    expect(bridged.metadata.user_id).toBe(chat.metadata.user_id);
   });
 
   it('embeddings scope user to the key', async () => {

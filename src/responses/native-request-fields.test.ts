@@ -9,7 +9,7 @@ const bodyOf = (fields: object, upstreamStore = false) => nativeRequestBody(raw(
 
 function refusal(fields: object): GatewayError {
   try {
-    checkNativeServable(parse(fields));
+    checkNativeServable(parse(fields), () => false);
   } catch (err) {
     if (err instanceof GatewayError) return err;
     throw err;
@@ -64,7 +64,14 @@ describe('the fields a native Responses route forwards', () => {
     expect(err.options.param).toBe(param);
   });
 
+  it('serves a paid service tier only where the catalog prices it, and never an unknown one', () => {
+    const priced = (tier: string) => tier === 'priority';
+    expect(() => checkNativeServable(parse({ service_tier: 'priority' }), priced)).not.toThrow();
+    expect(() => checkNativeServable(parse({ service_tier: 'scale' }), priced)).toThrow(GatewayError);
+    expect(() => checkNativeServable(parse({ service_tier: 'premium' }), () => true)).toThrow(/service tier the catalog does not price/);
+  });
+
   it('lets the defaults of costly and stateful fields through', () => {
-    expect(() => checkNativeServable(parse({ service_tier: 'default', background: false, previous_response_id: null, tool_choice: { type: 'function', name: 'f' }, tools: [{ type: 'function', name: 'f' }] }))).not.toThrow();
+    expect(() => checkNativeServable(parse({ service_tier: 'default', background: false, previous_response_id: null, tool_choice: { type: 'function', name: 'f' }, tools: [{ type: 'function', name: 'f' }] }), () => false)).not.toThrow();
   });
 });

@@ -1,3 +1,4 @@
+import { paidServiceTier } from '../billing/service-tier';
 import { GatewayError } from '../errors/gateway-error';
 import type { InputItem, ResponsesRequest } from './responses-request-schema';
 
@@ -29,7 +30,7 @@ const UPSTREAM_STATE_FIELDS: Record<string, string> = {
   background: 'runs a response stored on the upstream account; responses are not stored there. Send the request without "background" (stream it for long answers)',
 };
 
-/** Service tiers billed like the default one; a paid tier is served only where the catalog prices it, and it prices none. */
+/** Service tiers billed like the default one; a paid tier is served only where the catalog prices it (billing/service-tier.ts). */
 const UNPAID_SERVICE_TIERS = new Set(['auto', 'default']);
 
 /** What `include` may ask for: output of the model itself, never results of hosted tools. */
@@ -63,10 +64,10 @@ export function nativeRequestBody(
 
 /**
  * A 400 `unsupported_parameter` naming a field that costs money the gateway
- * does not bill or names state on the upstream account: thrown before any
- * upstream call and any hold.
+ * does not bill (a service tier `tierPriced` denies, a hosted tool) or names
+ * state on the upstream account: thrown before any upstream call and any hold.
  */
-export function checkNativeServable(req: ResponsesRequest): void {
+export function checkNativeServable(req: ResponsesRequest, tierPriced: (tier: string) => boolean): void {
   const refuse = (param: string, message: string) => new GatewayError('unsupported_parameter', `"${param}" ${message}.`, { param });
   const fields = req as Record<string, unknown>;
   for (const [field, why] of Object.entries(UPSTREAM_STATE_FIELDS)) {
@@ -74,8 +75,8 @@ export function checkNativeServable(req: ResponsesRequest): void {
     if (value !== undefined && value !== null && value !== false) throw refuse(field, why);
   }
   const tier = fields.service_tier;
-  if (tier !== undefined && tier !== null && !(typeof tier === 'string' && UNPAID_SERVICE_TIERS.has(tier))) {
-    throw refuse('service_tier', `asks for a service tier this gateway does not price for "${req.model}". Send "auto" or "default", or leave it out`);
+  if (tier !== undefined && tier !== null && !(typeof tier === 'string' && (UNPAID_SERVICE_TIERS.has(tier) || (paidServiceTier(tier) !== undefined && tierPriced(tier))))) {
+    throw refuse('service_tier', `asks for a service tier the catalog does not price for "${req.model}". Send "auto" or "default", or leave it out`);
   }
   for (const [index, tool] of (req.tools ?? []).entries()) {
     if (tool.type !== 'function') throw refuse(`tools[${index}].type`, `"${tool.type}" is a hosted tool, which this gateway does not serve. Declare a function tool and run it yourself`);

@@ -1,4 +1,5 @@
 import { measuredFromProvider } from '../billing/measured-usage';
+import { paidServiceTier, serviceTierDimension, withServiceTier } from '../billing/service-tier';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import { endpointMode } from '../catalog/catalog-entry';
 import type { ChatService } from '../chat/chat-service';
@@ -35,6 +36,8 @@ interface Prepared {
   /** What a native route forwards: the allowlisted fields of the request, files dereferenced (native-request-fields.ts). */
   forward: Record<string, unknown>;
   native: Candidate[];
+  /** The paid service tier asked for (every native candidate prices it), billed unless the upstream says it served another. */
+  tier: string | undefined;
   headers: Record<string, string>;
 }
 
@@ -70,10 +73,11 @@ export class ResponsesService {
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared.forward, false));
       const response = present(result.response, id, req);
-      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
+      const measured = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type);
+      const usage = withServiceTier(measured, response.service_tier ?? prepared.tier);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return response;
-    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type), spend: () => spendEstimateOf('responses', prepared.forward) });
+    }, { abandonedUsage: ({ candidate }) => withServiceTier(estimateResponsesUsage(req, '', candidate.route.provider.type), prepared.tier), spend: () => spendEstimateOf('responses', prepared.forward) });
     return { body, headers };
   }
 
@@ -94,7 +98,7 @@ export class ResponsesService {
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared.forward, true));
       const first = await upstream.next();
-      return this.relay(ctx, req, attempt, upstream, first, id);
+      return this.relay(ctx, prepared, attempt, upstream, first, id);
     }, { wasStreaming: true, spend: () => spendEstimateOf('responses', prepared.forward) });
     return { body, headers };
   }
@@ -106,7 +110,12 @@ export class ResponsesService {
     const candidates = this.catalog.resolve(parsed.model, ctx.principal, 'responses', RESPONSES_ENDPOINT);
     const native = endpointMode(candidates[0]!.model, 'responses') === 'native';
     const headers: Record<string, string> = {};
-    if (native) checkNativeServable(parsed);
+    const tier = native ? paidServiceTier((parsed as Record<string, unknown>).service_tier) : undefined;
+    const prices = this.catalog.currentPricing().prices;
+    const nativeCandidates = native
+      ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native' && (!tier || prices.priceOf(c.model.id, c.route.lane, serviceTierDimension(tier)) !== null))
+      : [];
+    if (native) checkNativeServable(parsed, () => nativeCandidates.length > 0);
     else {
       checkBridgeable(parsed, candidates[0]!.model.id);
       if (parsed.store === undefined || parsed.store === null) headers['X-Svc-Warning'] = 'stateless_bridge';
@@ -116,7 +125,7 @@ export class ResponsesService {
     const forward = native
       ? nativeRequestBody(raw as Record<string, unknown>, req.input, { scoped: (value) => endUserIdentity(ctx.principal, value), upstreamStore: this.upstreamStore })
       : {};
-    return { req, forward, native: native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [], headers };
+    return { req, forward, native: nativeCandidates, tier, headers };
   }
 
   private call(ctx: RequestContext, { candidate, span }: RouteAttempt, body: Record<string, unknown>, stream: boolean): ResponsesCall {
@@ -126,7 +135,7 @@ export class ResponsesService {
   /** Passes the upstream's events through in order (its ids and model made the gateway's) and settles the usage record at the end. */
   private relay(
     ctx: RequestContext,
-    req: ResponsesRequest,
+    { req, tier }: Prepared,
     attempt: RouteAttempt,
     upstream: AsyncGenerator<ResponsesStreamEvent>,
     first: IteratorResult<ResponsesStreamEvent>,
@@ -134,6 +143,8 @@ export class ResponsesService {
   ): AsyncGenerator<ResponseEvent> {
     let providerUsage: ProviderUsage | null = null;
     let outputText = '';
+    // The tier the upstream last said it serves (its final response says which one did).
+    let servedTier: unknown = tier;
     return relayStream(ctx, this.metrics, attempt, upstream, first, {
       forward: (event) => {
         if (event.type === 'usage') {
@@ -141,12 +152,15 @@ export class ResponsesService {
           return undefined;
         }
         const data = event.data;
-        if (data.response && typeof data.response === 'object') present(data.response as Record<string, unknown>, id, req);
+        if (data.response && typeof data.response === 'object') {
+          const response = present(data.response as Record<string, unknown>, id, req);
+          servedTier = response.service_tier ?? servedTier;
+        }
         if (typeof data.delta === 'string') outputText += data.delta;
         return data as ResponseEvent;
       },
       hasOutput: () => outputText !== '',
-      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type)),
+      usage: () => withServiceTier(providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type), servedTier),
     });
   }
 }

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { eventually } from '../support/eventually';
+import { loadGatewayConfig } from '../../src/config/load-config';
 import { fetchUsageRecord, simulatorRequests, startTestGateway, type TestGateway } from '../support/test-gateway';
 
 /**
@@ -119,5 +120,46 @@ describe('an operator who lets the upstream store responses', () => {
     await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', store: true });
     const { requests } = await simulatorRequests(t);
     expect(requests.find((r) => r.path === '/v1/responses')!.body.store).toBe(true);
+  });
+});
+
+describe('an operator who prices the priority tier', () => {
+  let t: TestGateway;
+  let key: string;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    const base = loadGatewayConfig({}).config;
+    // One micro-USD per token on top of the token prices.
+    const models = base.models.map((m) => (m.id === 'gpt-4.1-mini' ? { ...m, pricing: { ...m.pricing, service_tier_priority: '1.00' } } : m));
+    t = await startTestGateway({ config: { ...base, models } });
+    key = await t.createKey();
+    client = new OpenAI({ apiKey: key, baseURL: t.baseURL, maxRetries: 0 });
+  });
+  afterAll(() => t?.close());
+
+  const record = (requestId: string) =>
+    eventually(async () => {
+      const r = await fetchUsageRecord(t, key, requestId);
+      return r.status === 200 ? r.body : undefined;
+    }, `usage record ${requestId}`);
+
+  it('serves it and bills every token under the tier as its own line item, whole or streamed', async () => {
+    const { data, response } = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', service_tier: 'priority' }).withResponse();
+    const streamed = client.responses.stream({ model: 'gpt-4.1-mini', input: 'Hi', service_tier: 'priority' });
+    const final = await streamed.finalResponse();
+    const { requests } = await simulatorRequests(t);
+    expect(requests.filter((r) => r.path === '/v1/responses').map((r) => r.body.service_tier)).toEqual(['priority', 'priority']);
+    for (const [requestId, usage] of [[response.headers.get('x-svc-request-id')!, data.usage!], [final.id.replace(/^resp_/, 'req_'), final.usage!]] as const) {
+      const { billing } = await record(requestId);
+      const tokens = usage.input_tokens + usage.output_tokens;
+      expect(billing.line_items.find((l: any) => l.dimension === 'service_tier_priority')).toEqual({ dimension: 'service_tier_priority', quantity: tokens, unit_microusd: 1, amount_microusd: tokens });
+      expect(billing.amount_microusd).toBe(billing.line_items.reduce((sum: number, l: any) => sum + l.amount_microusd, 0));
+    }
+  });
+
+  it('still refuses a tier it does not price', async () => {
+    const err: any = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', service_tier: 'scale' }).catch((e: unknown) => e);
+    expect({ status: err.status, code: err.code, param: err.param }).toEqual({ status: 400, code: 'unsupported_parameter', param: 'service_tier' });
   });
 });

@@ -64,7 +64,7 @@ export const functionCallOutputItemSchema = z.looseObject({
   output: z.union([z.string(), z.array(contentPartSchema)]),
 });
 
-/** Items the gateway does not read (item references, built-in tool calls): native routes forward them, the bridge refuses them. */
+/** Items the gateway does not read (item references, built-in tool calls): refused by name on both kinds of route (native-request-fields.ts, bridge-limits.ts). */
 const otherItemSchema = z.looseObject({ type: z.string() }).refine(
   (item) => !['message', 'reasoning', 'function_call', 'function_call_output'].includes(item.type),
   { message: 'is not a valid item of its type' },

@@ -111,10 +111,7 @@ export class ResponsesService {
     const native = endpointMode(candidates[0]!.model, 'responses') === 'native';
     const headers: Record<string, string> = {};
     const tier = native ? paidServiceTier((parsed as Record<string, unknown>).service_tier) : undefined;
-    const prices = this.catalog.currentPricing().prices;
-    const nativeCandidates = native
-      ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native' && (!tier || prices.priceOf(c.model.id, c.route.lane, serviceTierDimension(tier)) !== null))
-      : [];
+    const nativeCandidates = native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native' && this.servesTier(c, tier)) : [];
     if (native) checkNativeServable(parsed, () => nativeCandidates.length > 0);
     else {
       checkBridgeable(parsed, candidates[0]!.model.id);
@@ -126,6 +123,11 @@ export class ResponsesService {
       ? nativeRequestBody(raw as Record<string, unknown>, req.input, { scoped: (value) => endUserIdentity(ctx.principal, value), upstreamStore: this.upstreamStore })
       : {};
     return { req, forward, native: nativeCandidates, tier, headers };
+  }
+
+  /** Whether a route may serve the paid tier asked for: only where the catalog prices it, so that it is billed. */
+  private servesTier({ model, route }: Candidate, tier: string | undefined): boolean {
+    return !tier || this.catalog.currentPricing().prices.priceOf(model.id, route.lane, serviceTierDimension(tier)) !== null;
   }
 
   private call(ctx: RequestContext, { candidate, span }: RouteAttempt, body: Record<string, unknown>, stream: boolean): ResponsesCall {

@@ -229,7 +229,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     ],
     direct: [
       chatRoute(services.chat, { recorder, logger, jsonBody, idempotency, rateLimits }),
-      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES)), { recorder, logger, jsonBody, idempotency, rateLimits }),
+      responsesRoute(new ResponsesService(catalog, services.chat, files, metrics, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES), env.GATEWAY_RESPONSES_UPSTREAM_STORE), { recorder, logger, jsonBody, idempotency, rateLimits }),
       embeddingsRoute(new EmbeddingsService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       searchRoute(new SearchService(catalog, metrics), { recorder, logger, jsonBody, idempotency, rateLimits }),
       decisionsRoute(new DecisionService(catalog, new QuestionGenerator({ catalog, recorder, ledger, rateLimits, metrics, logger, timeLimits: decisionTimeLimits }), metrics, decisionTimeLimits), {

@@ -13,6 +13,8 @@ export interface SpendEstimate {
   outputCap: number | null;
   /** Other dimensions, taken as they are (a video's seconds). */
   dimensions?: UsageDimension[];
+  /** Dimensions billed on every prompt and output token on top of their own price (a paid service tier). */
+  perTokenDimensions?: string[];
 }
 
 /** A route a call may be served by: its prices' model and lane, and the model's token limits. */
@@ -39,7 +41,8 @@ const ROUNDING_SLACK = 3n;
  * The worst case of `estimate` on one route: the prompt (at most what the
  * model takes) at the dearest price a prompt token can have there (a cache
  * write costs more than plain input), the output cap (at most the model's)
- * at the dearest output price, and the other dimensions at their prices.
+ * at the dearest output price, the per-token dimensions on both, and the
+ * other dimensions at their prices.
  * Never less than the charge of a call within those bounds, so a hold
  * covers its settlement.
  */
@@ -53,6 +56,10 @@ export function worstCaseMicrousd(prices: PriceTable, route: PricedRoute, estima
   if (input && promptTokens > 0) total += amountMicroUsd(promptTokens, input) + ROUNDING_SLACK;
   const output = dearest(prices, modelId, lane, OUTPUT_DIMENSIONS);
   if (output && outputTokens > 0) total += amountMicroUsd(outputTokens, output) + ROUNDING_SLACK;
+  for (const name of estimate.perTokenDimensions ?? []) {
+    const price = prices.priceOf(modelId, lane, name);
+    if (price && promptTokens + outputTokens > 0) total += amountMicroUsd(promptTokens + outputTokens, price) + ROUNDING_SLACK;
+  }
   for (const dim of estimate.dimensions ?? []) {
     const price = prices.priceOf(modelId, lane, dim.name);
     if (price) total += amountMicroUsd(dim.quantity, price);

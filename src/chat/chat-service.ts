@@ -5,6 +5,7 @@ import type { EndpointType } from '../config/gateway-config-schema';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
+import { endUserIdentity } from '../keys/end-user-identity';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import type { RequestContext } from '../model-call/request-context';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
@@ -56,6 +57,7 @@ export class ChatService {
   prepare(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): { req: ChatRequest; candidates: PreparedCandidate[] } {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(chatRequestSchema, raw);
+    if (req.user) req.user = endUserIdentity(ctx.principal, req.user);
     const { model: name, thinkingSuffix } = splitThinkingSuffix(req.model);
     const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, entry.type, entry.path), req);
     let firstError: unknown;

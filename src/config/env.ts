@@ -86,6 +86,8 @@ const envSchema = z.object({
   /** How long a decision's evaluation (its attempts together) and a question generation may take, in ms. */
   GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** Let native `/v1/responses` upstreams store responses as the client asks (`store`); off: `store` goes up false. */
+  GATEWAY_RESPONSES_UPSTREAM_STORE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SIMULATOR_PORT: intFromEnv(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** One structured log line per request. */

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
+import { endUserIdentity } from '../keys/end-user-identity';
 import type { RequestContext } from '../model-call/request-context';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
@@ -25,6 +26,7 @@ export class EmbeddingsService {
   async create(ctx: RequestContext, raw: unknown): Promise<EmbeddingsResult['body']> {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(embeddingsRequestSchema, raw);
+    if (req.user) req.user = endUserIdentity(ctx.principal, req.user);
     const candidates = this.catalog.resolve(req.model, ctx.principal, 'embeddings', EMBEDDINGS_ENDPOINT);
     const inputs = Array.isArray(req.input) && (typeof req.input[0] === 'string' || Array.isArray(req.input[0])) ? req.input.length : 1;
     return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {

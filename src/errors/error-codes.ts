@@ -30,7 +30,7 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, meaning: 'The body is not valid JSON.' },
   json_too_deep: { status: 400, meaning: 'The body nests objects and arrays more than 128 levels deep.' },
   invalid_parameter: { status: 400, meaning: 'A field is missing, of the wrong type or out of range; `param` names it.' },
-  unsupported_parameter: { status: 400, meaning: 'The model or its family does not take this parameter or value; `param` names it.' },
+  unsupported_parameter: { status: 400, meaning: 'The model or its family does not take this parameter or value, or the gateway does not serve it (a hosted tool, a paid service tier, state stored on the upstream account); `param` names it.' },
   max_tokens_out_of_range: { status: 400, meaning: '`max_tokens` is above what the model can produce.' },
   model_not_supported_on_endpoint: { status: 400, meaning: 'The model does not serve this endpoint.' },
   invalid_body_encoding: { status: 400, meaning: 'A compressed body could not be decoded.' },

@@ -1,3 +1,4 @@
+import { paidServiceTier, serviceTierDimension } from '../billing/service-tier';
 import type { PricedRoute, SpendEstimate } from '../billing/spend-estimate';
 import type { Candidate } from '../catalog/catalog';
 
@@ -21,6 +22,7 @@ const FILE_PART_TYPES = new Set(['file', 'input_file']);
  * and a file (dereferenced by the gateway or the upstream) may fill the
  * model's whole prompt, which is where each route's own limit caps it. The
  * output is the request's cap, or the model's maximum when it sets none.
+ * A paid service tier adds its price on every one of those tokens.
  */
 export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstimate {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -30,7 +32,8 @@ export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstima
   const outputCap = kind === 'embeddings' ? 0
     : kind === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
       : positiveInt(b.max_output_tokens);
-  return { promptTokens, outputCap: outputCap ?? null };
+  const tier = kind === 'embeddings' ? undefined : paidServiceTier(b.service_tier);
+  return { promptTokens, outputCap: outputCap ?? null, ...(tier ? { perTokenDimensions: [serviceTierDimension(tier)] } : {}) };
 }
 
 /** What the worst case is priced on, for each route a call may take. */

@@ -3,9 +3,9 @@ import { reasoningEffortSchema } from '../providers/chat-request';
 
 /**
  * `POST /v1/responses`, in the OpenAI wire shape. Objects are loose: a
- * native route forwards what the client sent (the upstream knows fields the
- * gateway does not), and the stateless bridge refuses by name what it cannot
- * carry (see bridge-limits.ts). What the gateway reads must have the
+ * native route forwards the fields it allows (native-request-fields.ts) with
+ * their nested objects as the client sent them, and the stateless bridge
+ * refuses by name what it cannot carry (bridge-limits.ts). What the gateway reads must have the
  * documented type, so a malformed request is a 400 naming the field.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
@@ -64,7 +64,7 @@ export const functionCallOutputItemSchema = z.looseObject({
   output: z.union([z.string(), z.array(contentPartSchema)]),
 });
 
-/** Items the gateway does not read (item references, built-in tool calls): native routes forward them, the bridge refuses them. */
+/** Items the gateway does not read (item references, built-in tool calls): refused by name on both kinds of route (native-request-fields.ts, bridge-limits.ts). */
 const otherItemSchema = z.looseObject({ type: z.string() }).refine(
   (item) => !['message', 'reasoning', 'function_call', 'function_call_output'].includes(item.type),
   { message: 'is not a valid item of its type' },

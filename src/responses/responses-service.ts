@@ -1,8 +1,10 @@
 import { measuredFromProvider } from '../billing/measured-usage';
+import { paidServiceTier, serviceTierDimension, withServiceTier } from '../billing/service-tier';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import { endpointMode } from '../catalog/catalog-entry';
 import type { ChatService } from '../chat/chat-service';
 import { parseRequest } from '../errors/parse-request';
+import { endUserIdentity } from '../keys/end-user-identity';
 import type { RequestContext } from '../model-call/request-context';
 import { pricedRoutes, spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
@@ -17,6 +19,7 @@ import { toResponseEvents, type ResponseEvent } from './bridge/response-events';
 import { toChatRequest } from './bridge/responses-to-chat';
 import type { FileBytesBudget } from './file-bytes-budget';
 import { findNamedFiles, inlineRead, inlineStreamed, type OwnedFiles } from './file-dereference';
+import { checkNativeServable, END_USER_FIELDS, nativeRequestBody } from './native-request-fields';
 import { responseId } from './response-object';
 import { responsesRequestSchema, type ResponsesRequest } from './responses-request-schema';
 import { estimateResponsesUsage } from './responses-usage';
@@ -32,9 +35,11 @@ export interface ResponsesAnswer<T> {
 
 interface Prepared {
   req: ResponsesRequest;
-  /** The request as the client sent it, files dereferenced: what a native route forwards. */
+  /** What a native route forwards: the allowlisted fields of the request, files dereferenced (native-request-fields.ts). */
   forward: Record<string, unknown>;
   native: Candidate[];
+  /** The paid service tier asked for (every native candidate prices it), billed unless the upstream says it served another. */
+  tier: string | undefined;
   headers: Record<string, string>;
   /** The files `forward` holds placeholders for, streamed into each attempt's upstream body. */
   streamed?: StreamedStrings;
@@ -61,6 +66,8 @@ export class ResponsesService {
     private readonly files: OwnedFiles,
     private readonly metrics: GatewayMetrics,
     private readonly fileBytes: FileBytesBudget,
+    /** The operator lets native upstreams store responses (`GATEWAY_RESPONSES_UPSTREAM_STORE`); otherwise `store` goes up false. */
+    private readonly upstreamStore = false,
   ) {}
 
   async create(ctx: RequestContext, raw: unknown): Promise<ResponsesAnswer<Record<string, unknown>>> {
@@ -82,11 +89,12 @@ export class ResponsesService {
     }
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared, false));
-      const response = present(result.response, id, req.model);
-      const usage = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type, prepared.streamed);
+      const response = present(result.response, id, req);
+      const measured = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type, prepared.streamed);
+      const usage = withServiceTier(measured, response.service_tier ?? prepared.tier);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));
       return response;
-    }, { abandonedUsage: ({ candidate }) => estimateResponsesUsage(req, '', candidate.route.provider.type, prepared.streamed) });
+    }, { abandonedUsage: ({ candidate }) => withServiceTier(estimateResponsesUsage(req, '', candidate.route.provider.type, prepared.streamed), prepared.tier) });
     return { body, headers };
   }
 
@@ -116,13 +124,13 @@ export class ResponsesService {
     const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
       const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared, true));
       const first = await upstream.next();
-      return this.relay(ctx, req, attempt, upstream, first, id, prepared.streamed);
+      return this.relay(ctx, prepared, attempt, upstream, first, id);
     }, { wasStreaming: true });
     return { body, headers };
   }
 
   /**
-   * Validates, picks native or bridge, checks what the bridge can carry,
+   * Validates, picks native or bridge, checks what the route can serve,
    * places the spend hold (before any file is read: a refused call reads
    * nothing), reserves the named files' bytes in the instance's budget, and
    * dereferences them: all before any upstream call.
@@ -133,11 +141,13 @@ export class ResponsesService {
     const candidates = this.catalog.resolve(parsed.model, ctx.principal, 'responses', RESPONSES_ENDPOINT);
     const native = endpointMode(candidates[0]!.model, 'responses') === 'native';
     const headers: Record<string, string> = {};
-    if (!native) {
+    const tier = native ? paidServiceTier((parsed as Record<string, unknown>).service_tier) : undefined;
+    const nativeRoutes = native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native' && this.servesTier(c, tier)) : [];
+    if (native) checkNativeServable(parsed, () => nativeRoutes.length > 0);
+    else {
       checkBridgeable(parsed, candidates[0]!.model.id);
       if (parsed.store === undefined || parsed.store === null) headers['X-Svc-Warning'] = 'stateless_bridge';
     }
-    const nativeRoutes = native ? candidates.filter((c) => endpointMode(c.model, 'responses') === 'native') : [];
     const named = await findNamedFiles(parsed, ctx.principal, this.files);
     if (ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(native ? nativeRoutes : candidates), spendEstimateOf('responses', raw));
     const releaseFileBytes = this.fileBytes.reserve(named.bytes);
@@ -149,12 +159,19 @@ export class ResponsesService {
         if (native) req = inlineStreamed(parsed, named, this.files, (streamed = new StreamedStrings()));
         else req = await inlineRead(parsed, named, this.files);
       }
-      const forward = { ...(raw as Record<string, unknown>), input: req.input };
-      return { req, forward, native: nativeRoutes, headers, streamed, releaseFileBytes };
+      const forward = native
+        ? nativeRequestBody(raw as Record<string, unknown>, req.input, { scoped: (value) => endUserIdentity(ctx.principal, value), upstreamStore: this.upstreamStore })
+        : {};
+      return { req, forward, native: nativeRoutes, tier, headers, streamed, releaseFileBytes };
     } catch (err) {
       releaseFileBytes();
       throw err;
     }
+  }
+
+  /** Whether a route may serve the paid tier asked for: only where the catalog prices it, so that it is billed. */
+  private servesTier({ model, route }: Candidate, tier: string | undefined): boolean {
+    return !tier || this.catalog.currentPricing().prices.priceOf(model.id, route.lane, serviceTierDimension(tier)) !== null;
   }
 
   private call(ctx: RequestContext, { candidate, span }: RouteAttempt, { forward, streamed }: Prepared, stream: boolean): ResponsesCall {
@@ -164,15 +181,16 @@ export class ResponsesService {
   /** Passes the upstream's events through in order (its ids and model made the gateway's) and settles the usage record at the end. */
   private relay(
     ctx: RequestContext,
-    req: ResponsesRequest,
+    { req, tier, streamed }: Prepared,
     attempt: RouteAttempt,
     upstream: AsyncGenerator<ResponsesStreamEvent>,
     first: IteratorResult<ResponsesStreamEvent>,
     id: string,
-    streamed: StreamedStrings | undefined,
   ): AsyncGenerator<ResponseEvent> {
     let providerUsage: ProviderUsage | null = null;
     let outputText = '';
+    // The tier the upstream last said it serves (its final response says which one did).
+    let servedTier: unknown = tier;
     return relayStream(ctx, this.metrics, attempt, upstream, first, {
       forward: (event) => {
         if (event.type === 'usage') {
@@ -180,20 +198,28 @@ export class ResponsesService {
           return undefined;
         }
         const data = event.data;
-        if (data.response && typeof data.response === 'object') present(data.response as Record<string, unknown>, id, req.model);
+        if (data.response && typeof data.response === 'object') {
+          const response = present(data.response as Record<string, unknown>, id, req);
+          servedTier = response.service_tier ?? servedTier;
+        }
         if (typeof data.delta === 'string') outputText += data.delta;
         return data as ResponseEvent;
       },
       hasOutput: () => outputText !== '',
-      usage: () => (providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type, streamed)),
+      usage: () => withServiceTier(providerUsage ? measuredFromProvider(providerUsage) : estimateResponsesUsage(req, outputText, attempt.candidate.route.provider.type, streamed), servedTier),
     });
   }
 }
 
-/** The gateway's id and the requested model name on an upstream's response: which upstream served it stays internal. */
-function present(response: Record<string, unknown>, id: string, model: string): Record<string, unknown> {
+/**
+ * The gateway's id, the requested model name and the client's own end-user
+ * identities on an upstream's response: which upstream served it, and the
+ * per-key values it was given, stay internal.
+ */
+function present(response: Record<string, unknown>, id: string, req: ResponsesRequest): Record<string, unknown> {
   response.id = id;
-  response.model = model;
+  response.model = req.model;
+  for (const field of END_USER_FIELDS) if (field in response) response[field] = (req as Record<string, unknown>)[field] ?? null;
   return response;
 }
 

@@ -153,6 +153,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const videoTasks = new VideoTaskStore(db);
   metrics.countVideoTasksWith(() => videoTasks.countByState());
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
+  metrics.countTaskUpdateSubscribersOf(taskUpdates);
   const videos = new VideoService({
     catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, usageSpool: writer,
   });
@@ -187,9 +188,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     : undefined;
 
   let draining = false;
-  const ops = opsRouter({ database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() }, metrics);
-  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
+  const ops = opsRouter({ database: db.kind, isDraining: () => draining, isFull: () => guard.full, probeWrites: () => writer.probe() }, metrics);
+  const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), ops], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
   const idempotency = new IdempotencyStore(db);
   const idempotencySweeper = new IdempotencySweeper(idempotency, logger);

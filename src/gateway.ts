@@ -159,6 +159,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const videoTasks = new VideoTaskStore(db);
   metrics.countVideoTasksWith(() => videoTasks.countByState());
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
+  metrics.countTaskUpdateSubscribersOf(taskUpdates);
   const videos = new VideoService({
     catalog, store: videoTasks, events: taskUpdates, metrics, logger, instanceId, leaseMs: env.GATEWAY_VIDEO_LEASE_MS, usageSpool: writer,
   });
@@ -194,10 +195,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     : undefined;
 
   let draining = false;
-  const healthChecks = { database: db.kind, isDraining: () => draining, probeWrites: () => writer.probe() };
+  const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
+  const healthChecks = { database: db.kind, isDraining: () => draining, isFull: () => guard.full, probeWrites: () => writer.probe() };
   // The ops listener is the operator's own (loopback by default): /metrics is open there, and token-bound on the public port.
   const opsServer: OpsServer | undefined = env.GATEWAY_OPS_PORT === undefined ? undefined : await startOpsServer([livenessRouter(), opsRouter(healthChecks, metrics)], env.GATEWAY_OPS_HOST, env.GATEWAY_OPS_PORT);
-  const guard = new OverloadGuard(env.GATEWAY_MAX_CONCURRENCY, metrics);
   const jsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES);
   // Admin writes are commands: only a body declared JSON is one (never a form or text/plain sent across sites).
   const adminJsonBody = jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, { jsonContentTypeOnly: true });

@@ -58,6 +58,8 @@ export interface GraphqlContext extends GraphqlShared, OperationRequest {
   logger: Logger;
   /** This operation's batch loaders, for the calling key (see operation-loaders.ts). */
   loaders: OperationLoaders;
+  /** Over graphql-ws, fires when the operation ends (the client completed it, the socket closed): what it awaits should stop. */
+  signal?: AbortSignal;
 }
 
 export function operationContext(shared: GraphqlShared, principal: Principal, request: OperationRequest): GraphqlContext {

@@ -1,7 +1,7 @@
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
-import { CloseCode, type Disposable, type SubscribePayload } from 'graphql-ws';
+import { CloseCode, type Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { clientAddress } from '../http/auth';
@@ -10,7 +10,9 @@ import { rootKeyId, type Principal } from '../keys/principal';
 import { authenticate, connectionSecret } from './authenticate';
 import { operationContext, type GraphqlContext, type GraphqlShared, type OperationRequest } from './context';
 import { clientError, formatGraphqlError, isInternalError, refusalError, unauthenticated, withRequestId } from './errors';
-import type { OperationAdmission, OperationPlace } from './operation-admission';
+import { endableResults } from './endable-results';
+import type { OperationAdmission } from './operation-admission';
+import { RunningOperations } from './running-operations';
 
 /** The close code of a connection whose address sent too many invalid keys (a 429 in the 4xxx range graphql-ws leaves to servers). */
 export const TOO_MANY_FAILED_AUTHENTICATIONS = 4429;
@@ -19,8 +21,8 @@ export const TOO_MANY_FAILED_AUTHENTICATIONS = 4429;
 type ConnectionAuth = {
   secret?: string;
   principal?: Principal;
-  /** The places its running operations hold, by their subscribe message's payload (an id may be reused once completed). */
-  running?: Map<SubscribePayload, OperationPlace>;
+  /** Its running operations and the places they hold. */
+  running?: RunningOperations;
 };
 
 export interface SubscriptionServerOptions {
@@ -36,8 +38,10 @@ export interface SubscriptionServerOptions {
  * connection without a valid one is closed with 4401 before any operation.
  * Each operation (each subscription) gets its own request id, is parsed and
  * validated with the same limits as over HTTP, and holds a place in the
- * overload guard and in its key's share while it runs. The WebSocket server
- * itself bounds each message (`maxPayload`).
+ * overload guard and in its key's share while it runs: until it is done,
+ * the client completes it, or the socket closes, however it closes, and
+ * whatever the operation's resolver is awaiting. The WebSocket server itself
+ * bounds each message (`maxPayload`).
  */
 export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSchema, shared: GraphqlShared, options: SubscriptionServerOptions): Disposable {
   const { authenticator, logger } = shared.services;
@@ -60,7 +64,10 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         }
         ctx.extra.secret = secret;
         ctx.extra.principal = principal;
-        ctx.extra.running = new Map();
+        const running = (ctx.extra.running = new RunningOperations());
+        // The socket's own close (a close frame, a cut connection, a missed keep-alive): graphql-ws reports it
+        // only after every operation's `return()` has settled, so the places are given back here, at once.
+        ctx.extra.socket.once('close', () => running.close());
         return true;
       },
       onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
@@ -95,14 +102,19 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         // A temporary credential's operations share its parent key's places.
         const place = options.admission.admit(rootKeyId(principal));
         if (place instanceof GatewayError) return [refusalError(place, request.requestId)];
-        ctx.extra.running?.set(payload, place);
+        const signal = ctx.extra.running!.start(payload, place);
         return {
           schema,
           document,
           operationName: payload.operationName,
           variableValues: payload.variables,
-          contextValue: operationContext(shared, principal, request),
+          contextValue: { ...operationContext(shared, principal, request), signal } satisfies GraphqlContext,
         };
+      },
+      // A stream of results ends the moment the client completes it or goes away, whatever its source awaits.
+      onOperation: (ctx, _id, payload, _args, result) => {
+        if (!isAsyncIterable(result)) return undefined;
+        return endableResults(result, () => ctx.extra.running?.end(payload));
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!result.errors) return;
@@ -114,13 +126,8 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         return { ...result, errors };
       },
       // An operation ends with `complete` (done, unsubscribed, or after its stream failed) or, refused, with `error`.
-      onComplete: (ctx, _id, payload) => release(ctx.extra, payload),
-      onError: (ctx, _id, payload) => release(ctx.extra, payload),
-      // A connection that goes away ends its operations; their places are free at once.
-      onClose: (ctx) => {
-        for (const place of ctx.extra.running?.values() ?? []) place.release();
-        ctx.extra.running?.clear();
-      },
+      onComplete: (ctx, _id, payload) => ctx.extra.running?.end(payload),
+      onError: (ctx, _id, payload) => ctx.extra.running?.end(payload),
     },
     wsServer,
   );
@@ -133,7 +140,6 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
   return disposable;
 }
 
-function release(connection: ConnectionAuth, payload: SubscribePayload): void {
-  connection.running?.get(payload)?.release();
-  connection.running?.delete(payload);
+function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult> {
+  return typeof (value as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function';
 }

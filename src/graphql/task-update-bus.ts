@@ -53,9 +53,11 @@ export class TaskUpdateBus implements TaskEvents {
     void redis?.publish({ task: snapshot }).then((err) => err && redis.warn('a task update reached this instance\'s subscribers only: Redis is unavailable', err));
   }
 
-  /** The key's task updates from now on. */
-  subscribe(keyId: string): TaskUpdateStream {
+  /** The key's task updates from now on, until the stream is returned or `until` fires (a waiting `next()` then resolves as done). */
+  subscribe(keyId: string, until?: AbortSignal): TaskUpdateStream {
+    const stop = () => subscriber.end();
     const subscriber = new Subscriber(() => {
+      until?.removeEventListener('abort', stop);
       const set = this.byKey.get(keyId);
       set?.delete(subscriber);
       if (set?.size === 0) this.byKey.delete(keyId);
@@ -63,6 +65,8 @@ export class TaskUpdateBus implements TaskEvents {
     let set = this.byKey.get(keyId);
     if (!set) this.byKey.set(keyId, (set = new Set()));
     set.add(subscriber);
+    if (until?.aborted) subscriber.end();
+    else until?.addEventListener('abort', stop, { once: true });
     return subscriber;
   }
 

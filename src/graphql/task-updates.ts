@@ -7,10 +7,11 @@ const FINISHED = new Set(['completed', 'failed', 'expired']);
  * One task's state changes as they happen: its current state first, then
  * every newer one, ending after the final state. The key's event stream is
  * joined before the current state is read, so no change can fall in between,
- * and versions drop anything older than what was already sent.
+ * and versions drop anything older than what was already sent. Both streams
+ * end when the operation does (`ctx.signal`), even while awaiting an event.
  */
 export async function* oneTaskUpdates(ctx: GraphqlContext, current: () => Promise<TaskSnapshot | null>, taskId: string): AsyncGenerator<TaskSnapshot> {
-  const events = ctx.taskUpdates.subscribe(ctx.principal.keyId);
+  const events = ctx.taskUpdates.subscribe(ctx.principal.keyId, ctx.signal);
   try {
     const first = await current();
     if (!first) return;
@@ -32,7 +33,7 @@ export async function* oneTaskUpdates(ctx: GraphqlContext, current: () => Promis
 
 /** Every state change of the calling key's tasks, from now on. */
 export async function* allTaskUpdates(ctx: GraphqlContext): AsyncGenerator<TaskSnapshot> {
-  const events = ctx.taskUpdates.subscribe(ctx.principal.keyId);
+  const events = ctx.taskUpdates.subscribe(ctx.principal.keyId, ctx.signal);
   try {
     for (;;) {
       const { value, done } = await events.next();

@@ -29,6 +29,11 @@ export class OverloadGuard {
     return this.inFlight;
   }
 
+  /** Whether every place is taken (by requests and running operations alike): the next one would be refused. */
+  get full(): boolean {
+    return this.max > 0 && this.inFlight + this.operations >= this.max;
+  }
+
   middleware = (_req: HttpRequest, res: HttpResponse, next: Next): void => {
     const refusal = this.refusal();
     if (refusal) {
@@ -72,7 +77,7 @@ export class OverloadGuard {
 
   private refusal(): GatewayError | undefined {
     if (this.draining) return Errors.shuttingDown();
-    if (this.max > 0 && this.inFlight + this.operations >= this.max) return Errors.overloaded(1);
+    if (this.full) return Errors.overloaded(1);
     return undefined;
   }
 

@@ -5,6 +5,8 @@ export interface HealthChecks {
   /** `postgres` or `pglite`, for the readiness answer. */
   database: string;
   isDraining: () => boolean;
+  /** Whether every place under GATEWAY_MAX_CONCURRENCY is taken, so new work would be refused. */
+  isFull: () => boolean;
   /** Whether usage records can be committed now (the database takes writes). */
   probeWrites: () => Promise<{ writable: boolean; reason?: string }>;
 }
@@ -19,7 +21,8 @@ export function livenessRouter(): Router {
 }
 
 /**
- * `/readyz` (it can write its records and is not draining) and `/metrics`.
+ * `/readyz` (it is not draining, has a free place for new work and can write
+ * its records) and `/metrics`.
  * The readiness answer carries no raw database error; the metrics name
  * providers, models and accounts, so `/metrics` passes `guard` first: on the
  * public port the composition root gives a bearer-token check, on the
@@ -29,6 +32,8 @@ export function opsRouter(checks: HealthChecks, metrics: GatewayMetrics, guard?:
   const router = Router();
   router.get('/readyz', async (_req, res) => {
     if (checks.isDraining()) return void res.status(503).json({ status: 'draining' });
+    // A load balancer sends new work elsewhere rather than to a gateway that would refuse it with 503 gateway_overloaded.
+    if (checks.isFull()) return void res.status(503).json({ status: 'full', reason: 'every place under GATEWAY_MAX_CONCURRENCY is taken' });
     const writes = await checks.probeWrites();
     if (!writes.writable) return void res.status(503).json({ status: 'unavailable', database: checks.database, reason: writes.reason });
     res.json({ status: 'ready', database: checks.database });

@@ -38,6 +38,7 @@ export class GatewayMetrics {
   readonly videoTasksFinished = this.counter('gateway_video_tasks_finished_total', 'Video tasks that reached a final state, by model and status.', ['model', 'status']);
   readonly videoTasks = this.gauge('gateway_video_tasks', 'Video tasks in the database, by state (read when scraped).', ['state']);
   readonly videoPolls = this.counter('gateway_video_polls_total', 'Upstream polls of video tasks, by provider.', ['provider']);
+  readonly taskUpdateSubscribers = this.gauge('gateway_task_update_subscribers', 'GraphQL task-update subscriptions listening on this instance now (read when scraped).', []);
   readonly pubsubPublishFailures = this.counter('gateway_pubsub_publish_failures_total', 'Task updates Redis did not take (delivered to this instance only).', []);
   readonly keyChangePublishFailures = this.counter('gateway_key_change_publish_failures_total', 'Key changes (revocations) Redis did not take: other instances drop the key within GATEWAY_KEY_CACHE_MS.', []);
   readonly rateLimitUnavailable = this.counter('gateway_rate_limit_unavailable_total', 'Rate-limit checks Redis did not answer in time (counted per process, or refused when GATEWAY_RATE_LIMIT_REDIS_DOWN=closed).', []);
@@ -67,6 +68,11 @@ export class GatewayMetrics {
   /** Reads the spool depth from the spool each time the metrics are scraped. */
   readSpoolDepthFrom(spool: { depth: number }): void {
     onScrape(this.usageSpoolDepth, (gauge) => gauge.set(spool.depth));
+  }
+
+  /** Reads the open task-update subscriptions from the bus each time the metrics are scraped. */
+  countTaskUpdateSubscribersOf(bus: { subscriberCount: number }): void {
+    onScrape(this.taskUpdateSubscribers, (gauge) => gauge.set(bus.subscriberCount));
   }
 
   private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {

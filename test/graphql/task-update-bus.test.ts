@@ -73,6 +73,20 @@ describe('the task update bus', () => {
     expect(bus.subscriberCount).toBe(0);
   });
 
+  it('ends a subscriber when its signal fires, waking a next() that waits for an event', async () => {
+    const bus = TaskUpdateBus.inProcess(createLogger('silent'), new GatewayMetrics());
+    opened.push(bus);
+    const operation = new AbortController();
+    const stream = bus.subscribe('key_a', operation.signal);
+    const waiting = stream.next();
+    operation.abort();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(bus.subscriberCount).toBe(0);
+    // A signal that fired before subscribing ends the stream at once.
+    expect(await bus.subscribe('key_a', operation.signal).next()).toEqual({ done: true, value: undefined });
+    expect(bus.subscriberCount).toBe(0);
+  });
+
   it('with REDIS_URL fans a change published on one instance out to the same key on another', async () => {
     const { logger, lines } = capturingLogger();
     const [a, b] = [TaskUpdateBus.throughRedis(REDIS_URL, logger, new GatewayMetrics()), TaskUpdateBus.throughRedis(REDIS_URL, logger, new GatewayMetrics())];

@@ -1,7 +1,7 @@
 import { print } from 'graphql';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startTestGateway, type TestGateway } from '../support/test-gateway';
+import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { eventually } from '../support/eventually';
 import { TaskUpdatedDocument, TasksUpdatedDocument } from './generated/graphql';
 import { wsClient } from './graphql-test-client';
@@ -65,7 +65,7 @@ describe('graphql-ws subscriptions give their places back', () => {
     const res = await fetch(`${t.url}/readyz`);
     return { status: res.status, body: (await res.json()) as { status: string } };
   };
-  const taskUpdateSubscribers = async () => Number(/^gateway_task_update_subscribers (\d+)$/m.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1]);
+  const taskUpdateSubscribers = async () => Number(/^gateway_task_update_subscribers (\d+)$/m.exec(await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text())?.[1]);
 
   /** A client of key A whose raw sockets the test can reach. */
   function clientOfA(): { client: Client; sockets: WebSocket[] } {

@@ -6,4 +6,6 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
+  // Every spy is put back before the next test (and at the end of each file), so none leaks into another test.
+  restoreMocks: true,
 };

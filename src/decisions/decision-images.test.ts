@@ -51,8 +51,6 @@ function refusal(images: unknown, maxImages = 4) {
   throw new Error('the images were accepted');
 }
 
-afterEach(() => jest.restoreAllMocks());
-
 describe('readDecisionImages', () => {
   describe('what it accepts', () => {
     it('reads PNG, JPEG and WebP data URLs, as strings or {url} objects, in order', () => {

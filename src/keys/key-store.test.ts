@@ -26,8 +26,6 @@ function fakeDatabase(realSecret: string) {
 const refusalKeys = (store: KeyStore): string[] => [...(store as unknown as { refusals: Map<string, number> }).refusals.keys()];
 
 describe('key caches', () => {
-  afterEach(() => jest.restoreAllMocks());
-
   it('admits a key verified within the hour while the database cannot be asked, and refuses any other with a 503', async () => {
     const real = newKeySecret();
     const { db } = fakeDatabase(real);

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { readUntil } from '../support/eventually';
+import { simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
 interface Answer {
   status: number;
@@ -155,9 +156,11 @@ describe.each(TEST_DATABASES)('bad input on every route answers with the envelop
       headers: { authorization: 'Bearer test-admin-token-0123456789', 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'short-lived', expires_at: new Date(Date.now() + 1500).toISOString() }),
     });
-    const created = (await res.json()) as { id: string; key: string };
+    const created = (await res.json()) as { id: string; key: string; expires_at: string };
     expect((await call('GET', '/v1/models', { auth: created.key })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1600));
+    // The key is checked against the clock on every request: the moment to ask again is the first one past its expiry.
+    const expiry = Date.parse(created.expires_at);
+    while (Date.now() <= expiry) await new Promise((r) => setTimeout(r, expiry - Date.now() + 1));
     expectEnvelope(await call('GET', '/v1/models', { auth: created.key }), 401, 'invalid_api_key', null);
 
     const other = await t.createKey({ name: 'to-revoke' });
@@ -170,6 +173,9 @@ describe.each(TEST_DATABASES)('bad input on every route answers with the envelop
   });
 
   it('sheds load past the concurrency limit with 503 and Retry-After', async () => {
+    const inFlight = async () => (await t.gateway.services.metrics.inFlight.get()).values[0]?.value ?? 0;
+    const hangingUpstream = async () => (await simulatorRequests(t)).requests.filter((r) => JSON.stringify(r.body).includes('wait [sim hang=1]')).length;
+    const hangingBefore = await hangingUpstream();
     const hanging = Array.from({ length: 4 }, () => {
       const controller = new AbortController();
       const done = fetch(`${t.url}/v1/chat/completions`, {
@@ -180,13 +186,14 @@ describe.each(TEST_DATABASES)('bad input on every route answers with the envelop
       }).catch(() => undefined);
       return { controller, done };
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // All four hold their places once each has reached the upstream.
+    await readUntil(hangingUpstream, (n) => n === hangingBefore + 4, 'the four hanging calls to reach the upstream', 10_000);
     const shed = await chat({ model: 'gpt-4.1-mini', messages: msg });
     expectEnvelope(shed, 503, 'gateway_overloaded', null);
     expect(shed.headers.get('retry-after')).toBe('1');
     for (const h of hanging) h.controller.abort();
     await Promise.all(hanging.map((h) => h.done));
-    await new Promise((r) => setTimeout(r, 200));
+    await readUntil(inFlight, (n) => n === 0, 'the places of the clients that left to be free', 10_000);
     expect((await chat({ model: 'gpt-4.1-mini', messages: msg })).status).toBe(200);
   });
 

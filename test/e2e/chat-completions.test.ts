@@ -251,7 +251,8 @@ describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (data
       headers: { authorization: `Bearer ${own}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'a long question the client stops waiting for [sim latency=3000]' }] }),
     }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 400));
+    // The client leaves once the upstream has the prompt (and before the 3 s answer).
+    await eventually(async () => ((await simulatorRequests(t)).requests.some((r) => JSON.stringify(r.body).includes('a long question the client stops waiting for')) ? true : undefined), 'the upstream to receive the prompt');
     controller.abort();
     await sent;
     const keyId = (await t.gateway.services.keys.authenticate(own))!.keyId;

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { readUntil } from '../support/eventually';
 import { spawnGateway } from '../support/gateway-process';
 import { createTestDatabase } from '../support/postgres-database';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, type TestGateway } from '../support/test-gateway';
@@ -20,6 +21,18 @@ async function lockUsageRecords(databaseUrl: string): Promise<{ release(): Promi
       await client.end();
     },
   };
+}
+
+/** Statements on this database that are waiting for a lock now. */
+async function statementsWaitingForALock(databaseUrl: string): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    return rows[0].waiting as number;
+  } finally {
+    await client.end();
+  }
 }
 
 describe('PostgreSQL that cannot take writes', () => {
@@ -52,14 +65,9 @@ describe('PostgreSQL that cannot take writes', () => {
 
       await lock.release();
       released = true;
-      const deadline = Date.now() + 15_000;
-      while ((await fetch(`${t.url}/readyz`)).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      await readUntil(async () => (await fetch(`${t.url}/readyz`)).status, (status) => status === 200, 'the gateway to be ready again', 15_000, 200);
       for (const id of ids) {
-        let record = await fetchUsageRecord(t, key, id);
-        while (record.status !== 200 && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 200));
-          record = await fetchUsageRecord(t, key, id);
-        }
+        const record = await readUntil(() => fetchUsageRecord(t, key, id), (r) => r.status === 200, `the replayed usage record ${id}`, 15_000, 200);
         expect(record).toMatchObject({ status: 200, body: { id, routing: { status_code: 200 } } });
       }
     } finally {
@@ -83,7 +91,8 @@ describe('SIGTERM while the database hangs', () => {
       const { key } = (await created.json()) as { key: string };
       Object.assign(lock, await lockUsageRecords(db.url));
       const pending = fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: chatBody('hangs') }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 500));
+      // The shutdown starts once the gateway is stuck on the locked table, as the database's own view of it shows.
+      await readUntil(() => statementsWaitingForALock(db.url), (waiting) => waiting > 0, 'a statement of the gateway to wait for the lock', 10_000, 50);
       const started = Date.now();
       const code = await gateway.kill('SIGTERM');
       // Grace (1 s) + flush deadline (1.5 s) + closing: it used to wait 75 s, or for ever.

@@ -53,14 +53,14 @@ describe.each(TEST_DATABASES)('POST /v1/decisions (%s)', (database) => {
   }
   const upstreamCount = async () => (await simulatorRequests(t)).requests.length;
 
-  /** A refusal before any upstream call, recorded uncharged. */
-  async function refusedBeforeUpstream(body: unknown, status: number, code: string, param?: string) {
+  /** A refusal before any upstream call, recorded uncharged (for the test key, or the `caller` given). */
+  async function refusedBeforeUpstream(body: unknown, status: number, code: string, param?: string, caller = { client, key }) {
     const before = await upstreamCount();
-    const err = await refusal(body);
+    const err = await refusal(body, caller.client);
     expect([err.status, err.error?.code]).toEqual([status, code]);
     if (param !== undefined) expect(err.error.param).toBe(param);
     expect(await upstreamCount()).toBe(before);
-    const record = (await fetchUsageRecord(t, key, err.headers.get('x-svc-request-id'))).body;
+    const record = (await fetchUsageRecord(t, caller.key, err.headers.get('x-svc-request-id'))).body;
     expect(record.billing.amount_microusd).toBe(0);
     return err;
   }
@@ -165,6 +165,19 @@ describe.each(TEST_DATABASES)('POST /v1/decisions (%s)', (database) => {
     await refusedBeforeUpstream({ model: 'gpt-4.1-mini', state: 's', questions: QUESTIONS }, 400, 'model_not_supported_on_endpoint');
     await refusedBeforeUpstream({ model: 'nope', state: 's', questions: QUESTIONS }, 404, 'model_not_found');
     await refusedBeforeUpstream({ model: MODEL, state: 's' }, 400, 'invalid_parameter', 'questions');
+
+    // A funded key whose allowlist holds the other decision model only.
+    const acct = (await admin('/api/admin/accounts', 'POST', { name: 'decisions-allowlist' })).body.id as string;
+    await admin(`/api/admin/accounts/${acct}/wallet/top-ups`, 'POST', { amount_microusd: 1_000_000 });
+    const made = await admin('/api/admin/keys', 'POST', { name: 'decisions-text-only', account_id: acct, models: [TEXT_MODEL] });
+    expect(made.status).toBe(201);
+    const textOnly = { key: made.body.key as string, client: new OpenAI({ apiKey: made.body.key, baseURL: t.baseURL, maxRetries: 0 }) };
+    const denied = await refusedBeforeUpstream({ model: MODEL, state: 's', questions: { q: QUESTIONS.is_refund } }, 403, 'model_not_allowed', 'model', textOnly);
+    const deniedId = denied.headers.get('x-svc-request-id');
+    expect((await admin(`/api/admin/accounts/${acct}/ledger`)).body.data.filter((e: { request_id: string }) => e.request_id === deniedId)).toEqual([]);
+    expect((await admin(`/api/admin/accounts/${acct}/wallet`)).body).toMatchObject({ balance_microusd: 1_000_000, held_microusd: 0 });
+    // The model it may use answers, so the refusal above is the allowlist's.
+    expect((await decide({ model: TEXT_MODEL, state: 's', questions: { q: QUESTIONS.is_refund } }, textOnly.client)).data.answers.q.type).toBe('noul');
   });
 
   it('generates questions when asked: two stages, two records linked to each other, each charged', async () => {

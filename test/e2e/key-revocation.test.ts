@@ -1,6 +1,7 @@
 import { valueOf } from '../../src/observability/metrics';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { eventually } from '../support/eventually';
 import { unreachableRedis } from '../support/unreachable-redis';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
@@ -37,14 +38,6 @@ async function refusedBy(url: string, key: string, deadline: number): Promise<{ 
   }
 }
 
-async function eventually(condition: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /**
  * Two gateway processes on one PostgreSQL and one Redis, each caching
  * verified keys for a minute: a key revoked on A is refused by B within a
@@ -59,7 +52,7 @@ describe('a key revoked on one instance', () => {
     const b = await instances.spawn(common);
     const instanceB = b;
     // B listens for key changes once Redis has confirmed its subscription.
-    await eventually(() => instanceB.output().includes('key revocations reach this instance through Redis'), 5_000);
+    await eventually(async () => (instanceB.output().includes('key revocations reach this instance through Redis') ? true : undefined), () => `B to subscribe to key revocations:\n${instanceB.output()}`, 5_000, 20);
 
     const { id, key } = await createKey(a.url);
     expect(await listModels(b.url, key)).toEqual({ status: 200 }); // now cached on B for a minute

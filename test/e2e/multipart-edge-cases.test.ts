@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { readUntil } from '../support/eventually';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
 
@@ -50,8 +51,7 @@ describe('multipart uploads that break off', () => {
   it('a client gone mid-upload is recorded, uncharged, and the gateway lives on', async () => {
     const before = await t.gateway.db.prisma.usageRecord.count();
     expect(await send(head, true)).toBe('aborted');
-    const deadline = Date.now() + 3000;
-    while ((await t.gateway.db.prisma.usageRecord.count()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await readUntil(() => t.gateway.db.prisma.usageRecord.count(), (count) => count > before, 'the usage record of the upload the client left', 3000, 50);
     const records = await t.gateway.db.prisma.usageRecord.findMany({ orderBy: { createdAt: 'desc' }, take: 1 });
     expect(records[0].amountMicrousd).toBe(0n);
     expect(records[0].statusCode).toBe(400);

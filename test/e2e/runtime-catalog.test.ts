@@ -87,8 +87,12 @@ describe.each(TEST_DATABASES)('runtime catalog edits (%s)', (database) => {
 
   it('a file edit that does not validate is refused: the catalog in force stays', async () => {
     const before = await catalogOf(t.url, key);
+    const refusals = () => t.errorLogs().filter((line) => line.includes('catalog file edit refused'));
+    const refusedBefore = refusals().length;
     writeFileSync(file, JSON.stringify(catalogDocument([chatModel('gamma', '1.00', 'nowhere')])));
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The watcher read the file and refused it: only then does "nothing changed" say anything.
+    const [refused] = await eventually(async () => (refusals().length > refusedBefore ? refusals().slice(refusedBefore) : undefined), 'the watcher to refuse the edited file', 10_000, 50);
+    expect(refused).toContain('nowhere');
     const after = await catalogOf(t.url, key);
     expect(after.catalog_revision).toBe(before.catalog_revision);
     expect(await listedModels(t.url, key)).toEqual(expect.arrayContaining(['alpha', 'beta']));

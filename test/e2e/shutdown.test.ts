@@ -1,7 +1,16 @@
 import { Client } from 'pg';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startTestGateway, type TestGateway } from '../support/test-gateway';
+import { eventually } from '../support/eventually';
+import { simulatorRequests, startTestGateway, type TestGateway } from '../support/test-gateway';
+
+/** Waits until the upstream has received a request carrying each of `markers`: those requests are then in flight. */
+async function untilUpstreamReceived(t: TestGateway, markers: string[]): Promise<void> {
+  await eventually(async () => {
+    const bodies = (await simulatorRequests(t)).requests.map((r) => JSON.stringify(r.body));
+    return markers.every((marker) => bodies.some((body) => body.includes(marker))) ? true : undefined;
+  }, `the upstream to receive ${markers.join(' and ')}`);
+}
 
 describe('graceful shutdown (SIGTERM path) on PostgreSQL', () => {
   let t: TestGateway;
@@ -18,15 +27,13 @@ describe('graceful shutdown (SIGTERM path) on PostgreSQL', () => {
       });
     const streaming = post({ model: 'gpt-4.1-mini', stream: true, messages: [{ role: 'user', content: 'story [sim pace=15 words=120]' }] });
     const whole = post({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'slow [sim latency=400]' }] });
-    await new Promise((r) => setTimeout(r, 150));
+    await untilUpstreamReceived(t, ['story [sim', 'slow [sim latency=400]']);
 
+    // Draining starts when shutdown is called; the listener stays open while the two run.
     const shutdown = t.gateway.shutdown('SIGTERM');
-    await new Promise((r) => setTimeout(r, 20));
-    const refused = await post({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'late' }] }).catch(() => undefined);
-    if (refused) {
-      expect(refused.status).toBe(503);
-      expect(((await refused.json()) as any).error.code).toBe('gateway_shutting_down');
-    }
+    const refused = await post({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'late' }] });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as any).error.code).toBe('gateway_shutting_down');
 
     const streamed = await streaming;
     const streamText = await streamed.text();
@@ -59,9 +66,8 @@ describe('GraphQL while shutting down', () => {
       headers: { authorization: `Bearer ${key}` },
       body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'slow [sim latency=600]' }] }),
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await untilUpstreamReceived(t, ['slow [sim latency=600]']);
     const shutdown = t.gateway.shutdown('SIGTERM');
-    await new Promise((r) => setTimeout(r, 50));
     const refused = await new Promise<unknown>((resolve) => {
       client.subscribe({ query: 'subscription { tasksUpdated { id } }' }, { next: () => resolve('accepted'), error: (err) => resolve(err), complete: () => resolve('completed') });
     });

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { readUntil } from '../support/eventually';
 import { ADMIN_TOKEN, fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
 /**
@@ -33,6 +34,10 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
   };
 
   const upstreamCalls = async () => (await simulatorRequests(t)).requests.length;
+
+  /** The account's wallet once `ready` holds; fails, showing the last wallet read, when it does not within 10 s. */
+  const walletWhen = (accountId: string, ready: (w: any) => boolean, what: string) =>
+    readUntil(async () => (await admin(`/api/admin/accounts/${accountId}/wallet`)).body, ready, `the wallet of ${accountId} ${what}`, 10_000, 50);
 
   const expectReconciled = async (accountId?: string) => {
     const report = await admin(`/api/admin/reconcile${accountId ? `?account_id=${accountId}` : ''}`);
@@ -130,7 +135,7 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
       .withResponse();
     let chunks = 0;
     for await (const _chunk of stream) if (++chunks === 3) break;
-    const wallet = await eventuallyWallet(a.id, (w) => w.held_microusd === 0);
+    const wallet = await walletWhen(a.id, (w) => w.held_microusd === 0, 'to hold nothing');
     expect(wallet.balance_microusd).toBeLessThan(1_000_000);
     const streamed = (await admin(`/api/admin/accounts/${a.id}/ledger`)).body.data.filter((e: { request_id: string }) => e.request_id === response.headers.get('x-svc-request-id'));
     const record = await fetchUsageRecord(t, a.key, response.headers.get('x-svc-request-id')!);
@@ -206,8 +211,7 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
       (i: number) => send(`Slow ${i} [sim latency=400]`, false, 100),
     ];
     await Promise.all(Array.from({ length: 70 }, (_, i) => kinds[i % kinds.length]!(i)));
-    const wallet = await eventuallyWallet(a.id, (w) => w.held_microusd === 0);
-    expect(wallet.held_microusd).toBe(0);
+    await walletWhen(a.id, (w) => w.held_microusd === 0, 'to hold nothing');
     const report = await expectReconciled(a.id);
     expect(report.open_holds.count).toBe(0);
     const ledger = (await admin(`/api/admin/accounts/${a.id}/ledger?limit=500`)).body.data as Array<{ kind: string }>;
@@ -252,13 +256,4 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
     expect(res.status).toBe(401);
     expect((await admin(`/api/admin/accounts/${a.id}/wallet`)).body.spend_controlled).toBe(false);
   });
-
-  async function eventuallyWallet(accountId: string, ready: (w: any) => boolean): Promise<any> {
-    const until = Date.now() + 5_000;
-    for (;;) {
-      const wallet = (await admin(`/api/admin/accounts/${accountId}/wallet`)).body;
-      if (ready(wallet) || Date.now() > until) return wallet;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 });

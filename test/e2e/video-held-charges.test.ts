@@ -59,7 +59,7 @@ describe.each(TEST_DATABASES)('held video charges whose usage record went to the
       expect((await fetchUsageRecord(t, key, task.requestId)).status).toBe(404); // in the spool, not the database
       await outage.allow();
 
-      await new Promise((r) => setTimeout(r, 150));
+      // The reads below poll the task whenever it is due, until the upstream has finished it.
       const done = await until(async () => {
         const body = await read(t, key, task.id);
         return isFinal(body) ? body : undefined;
@@ -74,7 +74,6 @@ describe.each(TEST_DATABASES)('held video charges whose usage record went to the
     it('a hold still spooled when its task ended is ended by the sweeper pass, exactly once however many run it', async () => {
       const outage = await refuseHeldRecords(t);
       const task = await submit(t, key, 'late [sim gen_ms=100 fail]');
-      await new Promise((r) => setTimeout(r, 150));
       // The task ends while the table still refuses: its replay keeps the record in the spool.
       expect((await until(async () => ((b) => (isFinal(b) ? b : undefined))(await read(t, key, task.id)), 'the task to end')).status).toBe('failed');
       expect((await fetchUsageRecord(t, key, task.requestId)).status).toBe(404);

@@ -1,5 +1,6 @@
 import { openDatabase } from '../../src/db/database';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server';
+import { readUntil } from '../support/eventually';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { spawnGateway, writeConfigFile, type GatewayProcess } from '../support/gateway-process';
 import { createTestDatabase } from '../support/postgres-database';
@@ -43,23 +44,19 @@ describe('video tasks survive a killed gateway', () => {
       expect(res.status).toBe(200);
       ids.push(((await res.json()) as { request_id: string }).request_id);
     }
-    await new Promise((r) => setTimeout(r, 600)); // a few polls happen, none finishes
+    const direct = await openDatabase({ databaseUrl: db.url, dataDir: '' });
+    // Killed once every task has been polled (each is then mid-way through the poller's work), long before any finishes.
+    const polled = () => direct.prisma.videoTask.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, pollCount: true } });
+    await readUntil(polled, (tasks) => tasks.every((task) => task.pollCount > 0), 'every task to be polled once', 10_000, 50);
     expect(await gateway.kill('SIGKILL')).toBeNull();
 
-    const direct = await openDatabase({ databaseUrl: db.url, dataDir: '' });
     const pendingAtKill = await direct.prisma.videoTask.count({ where: { id: { in: ids }, status: { in: ['queued', 'in_progress'] } } });
     expect(pendingAtKill).toBe(ids.length);
 
     gateway = await spawnGateway(env);
     // A task the killed process was polling at that instant stays leased until its lease (20 s) runs out;
     // the rest is slack for a busy machine (the loop ends as soon as every task is done).
-    const deadline = Date.now() + 50_000;
-    let finished = 0;
-    while (finished < ids.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      finished = await direct.prisma.videoTask.count({ where: { id: { in: ids }, status: 'completed' } });
-    }
-    expect(finished).toBe(ids.length);
+    await readUntil(polled, (tasks) => tasks.every((task) => task.status === 'completed'), 'every task to complete after the restart', 50_000, 200);
 
     for (const id of ids) {
       const res = await fetch(`${gateway.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${key}` } });

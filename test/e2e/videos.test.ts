@@ -1,4 +1,4 @@
-import { eventually } from '../support/eventually';
+import { eventually, readUntil } from '../support/eventually';
 import OpenAI, { toFile } from 'openai';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
@@ -93,12 +93,7 @@ describe.each(TEST_DATABASES)('video generation (%s)', (database) => {
     const created = await client.videos.create({ model: 'sora-2', prompt: 'A lighthouse at dusk [sim gen_ms=200]', seconds: '8', size: '1280x720' });
     expect(created).toMatchObject({ object: 'video', model: 'sora-2', status: 'queued', seconds: '8', size: '1280x720' });
     expect(created.id).toMatch(/^video_[0-9a-f]{32}$/);
-    let video = created;
-    for (let i = 0; i < 80 && video.status !== 'completed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      video = await client.videos.retrieve(created.id);
-    }
-    expect(video.status).toBe('completed');
+    const video = await readUntil(() => client.videos.retrieve(created.id), (v) => v.status === 'completed', `video ${created.id} to complete`, 8000, 100);
     expect(video.progress).toBe(100);
 
     const content = await client.videos.downloadContent(created.id);
@@ -140,14 +135,9 @@ describe.each(TEST_DATABASES)('video generation (%s)', (database) => {
   it('an upstream 429 on a poll pushes the next poll back by its Retry-After', async () => {
     const submitted = await call('POST', '/v1/videos', { model: 'gen-imagine-video', prompt: 'busy [sim gen_ms=100 status=429 retry_after=2 poll_fail_times=1]' });
     const id = submitted.body.request_id;
-    const end = Date.now() + 3000;
-    let task = await t.gateway.db.prisma.videoTask.findUnique({ where: { id } });
-    while (task!.pollCount === 0 && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-      task = await t.gateway.db.prisma.videoTask.findUnique({ where: { id } });
-    }
-    expect(task!.status).not.toBe('completed');
-    expect(task!.nextPollAt.getTime() - task!.updatedAt.getTime()).toBeGreaterThanOrEqual(1900);
+    const task = await readUntil(() => t.gateway.db.prisma.videoTask.findUniqueOrThrow({ where: { id } }), (row) => row.pollCount > 0, `the first poll of task ${id}`, 5000, 50);
+    expect(task.status).not.toBe('completed');
+    expect(task.nextPollAt.getTime() - task.updatedAt.getTime()).toBeGreaterThanOrEqual(1900);
     await until(id, (b) => !b.status, 6000);
   });
 
@@ -206,7 +196,11 @@ describe('a GET of a due task polls it at once, without the background poller', 
     const key = await t.createKey();
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const submitted = (await (await fetch(`${t.url}/v1/videos`, { method: 'POST', headers, body: JSON.stringify({ model: 'gen-imagine-video', prompt: 'go [sim gen_ms=150]' }) })).json()) as any;
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait, on the upstream itself, for the video to be done; nothing in the gateway has polled the task meanwhile.
+    const { upstreamId } = await t.gateway.db.prisma.videoTask.findUniqueOrThrow({ where: { id: submitted.request_id } });
+    const upstreamTask = async () => (await (await fetch(`${t.simulatorUrl}/v1/videos/${upstreamId}`, { headers: { authorization: 'Bearer sim' } })).json()) as { status: string };
+    await readUntil(upstreamTask, (u) => u.status === 'done', `upstream video ${upstreamId} to be done`, 5000, 50);
+    expect((await t.gateway.db.prisma.videoTask.findUniqueOrThrow({ where: { id: submitted.request_id } })).pollCount).toBe(0);
     const done = (await (await fetch(`${t.url}/v1/videos/${submitted.request_id}`, { headers })).json()) as any;
     expect(done.video.url).toMatch(/^https:/);
   });

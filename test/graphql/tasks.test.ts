@@ -44,10 +44,15 @@ describe.each(TEST_DATABASES)('video tasks over GraphQL (%s)', (database) => {
       { query: print(TasksUpdatedDocument) },
       { next: (r) => seen.push((r.data as TasksUpdatedSubscription).tasksUpdated), error: () => undefined, complete: () => undefined },
     );
-    await new Promise((r) => setTimeout(r, 200));
+    const seenOf = (id: string) => () => `task ${id} in ${JSON.stringify(seen)}`;
+    // My first task's first update shows the subscription is live before the other key's task starts.
     const mine = await submit({ model: 'sora-2', prompt: 'mine [sim gen_ms=300]' });
-    const theirs = await submit({ model: 'sora-2', prompt: 'theirs [sim gen_ms=300]' }, other);
-    await eventually(async () => (seen.some((s) => s.id === mine && s.status === 'COMPLETED') ? true : undefined), 'my task to complete', 8000);
+    await eventually(async () => (seen.some((s) => s.id === mine) ? true : undefined), seenOf(mine), 8000);
+    const theirs = await submit({ model: 'sora-2', prompt: 'theirs [sim gen_ms=100]' }, other);
+    await eventually(async () => ((await graphqlHttp(t, other, TaskDocument, { id: theirs })).data?.task?.status === 'COMPLETED' ? true : undefined), `task ${theirs} to complete`, 8000);
+    // A task of mine that ends after theirs: its last update comes after any update of theirs would have.
+    const later = await submit({ model: 'sora-2', prompt: 'later [sim gen_ms=100]' });
+    for (const id of [mine, later]) await eventually(async () => (seen.some((s) => s.id === id && s.status === 'COMPLETED') ? true : undefined), seenOf(id), 8000);
     unsubscribe();
     await client.dispose();
     expect(seen.some((s) => s.id === theirs)).toBe(false);
@@ -118,7 +123,6 @@ describe('a task read over GraphQL is the task REST reads', () => {
     const key = await t.createKey();
     const res = await fetch(`${t.url}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gen-imagine-video', prompt: 'read me [sim gen_ms=50]', duration: 2 }) });
     const id = ((await res.json()) as { request_id: string }).request_id;
-    await new Promise((r) => setTimeout(r, 200));
     // Only reads move the task: GraphQL's must reach the upstream and finish it.
     const read = await eventually(async () => {
       const task = (await graphqlHttp(t, key, TaskDocument, { id })).data!.task!;

@@ -8,6 +8,13 @@ const MODEL = 'decision-gpt-4.1-mini';
 const QUESTION = { is_refund: { type: 'noul', instructions: 'Does the customer ask for a refund?' } };
 /** The limits made short so the test need not wait the real 10 s and 15 s; the deadlines are the same objects. */
 const LIMIT_MS = 1_000;
+/**
+ * How late the 504 may come: the full collection forced while the gateway
+ * waits can take seconds on a loaded machine, but a deadline that was
+ * collected never fires, and the call then ends only at the whole
+ * decision's 25 s.
+ */
+const LATE_MS = 9_000;
 
 /**
  * A silent upstream gets the decision's 504 when the evaluation's (or the
@@ -48,15 +55,15 @@ describe('decision time limits', () => {
     const { err, took } = await refusedWhileSilent({ model: MODEL, state: 'Quiet [sim schema=decision_answers hang]', questions: QUESTION }, 'decision_answers');
     expect([err.status, err.error.code]).toEqual([504, 'upstream_timeout']);
     expect(took).toBeGreaterThanOrEqual(LIMIT_MS - 50);
-    expect(took).toBeLessThan(LIMIT_MS + 4_000);
+    expect(took).toBeLessThan(LIMIT_MS + LATE_MS);
     const record = (await fetchUsageRecord(t, key, err.headers.get('x-svc-request-id'))).body;
     expect(record).toMatchObject({ billing: { amount_microusd: 0 }, decision: { stage: 'evaluation' } });
-  }, 20_000);
+  }, 40_000);
 
   it('ends a silent question generation with 504 upstream_timeout at its limit', async () => {
     const { err, took } = await refusedWhileSilent({ model: MODEL, state: 'Quiet [sim schema=decision_questions hang]', question_generation: { enabled: true } }, 'decision_questions');
     expect([err.status, err.error.code]).toEqual([504, 'upstream_timeout']);
     expect(took).toBeGreaterThanOrEqual(LIMIT_MS - 50);
-    expect(took).toBeLessThan(LIMIT_MS + 4_000);
-  }, 20_000);
+    expect(took).toBeLessThan(LIMIT_MS + LATE_MS);
+  }, 40_000);
 });

@@ -23,6 +23,9 @@ export function openChatCompletionStream(ctx: GraphqlContext, input: ChatComplet
   const { context, abort } = openModelCall(ctx.services.recorder, ctx.logger, {
     requestId: ctx.requestId, principal: ctx.principal, endpoint: CHAT_SUBSCRIPTION_ENDPOINT, createdAt: ctx.createdAt, startedAt: ctx.startedAt,
   });
+  // The operation ending (the client unsubscribed or its socket went away) ends the call, its upstream request
+  // included, even while that request is still waiting for its first byte.
+  ctx.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   return ctx.openStreams.track(abort, startChatCompletion(ctx, context, input));
 }
 
@@ -41,7 +44,7 @@ async function startChatCompletion(ctx: GraphqlContext, call: RequestContext, in
     return chatCompletionEvents(await ctx.services.chat.stream(call, body), ctx);
   } catch (err) {
     const refusal = await recordRefusal(call.ticket, err, ctx.logger);
-    // Before the stream exists, graphql-ws cannot end the subscription: only a shutdown aborts it.
+    // Aborted before the stream exists: the operation ended (no one hears this) or the gateway is shutting down.
     if (call.signal.aborted) throw Errors.shuttingDown();
     // A bug stays itself, for GraphQL's error formatting to report as internal.
     throw toGatewayError(err) ? refusal : err;

@@ -222,6 +222,23 @@ describe.each(TEST_DATABASES)('GraphQL chatCompletion subscription (%s)', (datab
     expect(page[0].node).toMatchObject({ endpoint: '/graphql:chatCompletion', routing: { statusCode: 499 } });
   });
 
+  it('ends the upstream call of a subscription completed while that call still waits for its first byte', async () => {
+    const newest = async () => (await graphqlHttp(t, key, UsageRecordsDocument, { first: 1, model: 'gpt-4.1-mini' })).data!.usageRecords.edges[0]?.node;
+    const before = (await newest())?.id;
+    const unsubscribe = client.subscribe<ChatCompletionSubscription>(
+      { query: print(ChatCompletionDocument), variables: ask('Never answered [sim hang]', { model: 'gpt-4.1-mini' }) },
+      { next: () => undefined, error: () => undefined, complete: () => undefined },
+    );
+    await upstreamReceived('Never answered');
+    unsubscribe();
+    // The upstream never answers: only the operation's end can settle the call, and it is recorded as the client's leaving.
+    const record = await eventually(async () => {
+      const node = await newest();
+      return node && node.id !== before ? node : undefined;
+    }, 'the usage record of the call the client left');
+    expect(record).toMatchObject({ endpoint: '/graphql:chatCompletion', routing: { statusCode: 499 } });
+  });
+
   // Last: it shuts the gateway down.
   it('ends open streams on shutdown, and hands their usage records over before the database closes', async () => {
     const { recorder, writer } = t.gateway.services;

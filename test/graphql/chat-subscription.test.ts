@@ -208,34 +208,33 @@ describe.each(TEST_DATABASES)('GraphQL chatCompletion subscription (%s)', (datab
     expect(record.billing.amountMicrousd).toBeGreaterThan(0);
   });
 
-  it('records a request whose client unsubscribed before its first event', async () => {
+  /**
+   * Subscribes with `prompt`, unsubscribes once the upstream has the call (before any event), and returns the
+   * usage record that call gets: the newest of the model's records, once it is newer than the one before.
+   */
+  async function leaveBeforeFirstEvent(prompt: string, model: string) {
+    const newest = async () => (await graphqlHttp(t, key, UsageRecordsDocument, { first: 1, model })).data!.usageRecords.edges[0]?.node;
+    const before = (await newest())?.id;
     const unsubscribe = client.subscribe<ChatCompletionSubscription>(
-      { query: print(ChatCompletionDocument), variables: ask('Think first [sim latency=300]', { model: 'gpt-4.1' }) },
+      { query: print(ChatCompletionDocument), variables: ask(prompt, { model }) },
       { next: () => undefined, error: () => undefined, complete: () => undefined },
     );
-    await upstreamReceived('Think first');
+    await upstreamReceived(prompt.replace(/ \[sim .*\]$/, ''));
     unsubscribe();
-    const page = await eventually(async () => {
-      const edges = (await graphqlHttp(t, key, UsageRecordsDocument, { first: 1, model: 'gpt-4.1' })).data!.usageRecords.edges;
-      return edges.length ? edges : undefined;
-    }, 'the usage record');
-    expect(page[0].node).toMatchObject({ endpoint: '/graphql:chatCompletion', routing: { statusCode: 499 } });
+    return eventually(async () => {
+      const node = await newest();
+      return node && node.id !== before ? node : undefined;
+    }, `the usage record of "${prompt}", whose client left`);
+  }
+
+  it('records a request whose client unsubscribed before its first event', async () => {
+    const record = await leaveBeforeFirstEvent('Think first [sim latency=300]', 'gpt-4.1');
+    expect(record).toMatchObject({ endpoint: '/graphql:chatCompletion', routing: { statusCode: 499 } });
   });
 
   it('ends the upstream call of a subscription completed while that call still waits for its first byte', async () => {
-    const newest = async () => (await graphqlHttp(t, key, UsageRecordsDocument, { first: 1, model: 'gpt-4.1-mini' })).data!.usageRecords.edges[0]?.node;
-    const before = (await newest())?.id;
-    const unsubscribe = client.subscribe<ChatCompletionSubscription>(
-      { query: print(ChatCompletionDocument), variables: ask('Never answered [sim hang]', { model: 'gpt-4.1-mini' }) },
-      { next: () => undefined, error: () => undefined, complete: () => undefined },
-    );
-    await upstreamReceived('Never answered');
-    unsubscribe();
     // The upstream never answers: only the operation's end can settle the call, and it is recorded as the client's leaving.
-    const record = await eventually(async () => {
-      const node = await newest();
-      return node && node.id !== before ? node : undefined;
-    }, 'the usage record of the call the client left');
+    const record = await leaveBeforeFirstEvent('Never answered [sim hang]', 'gpt-4.1-mini');
     expect(record).toMatchObject({ endpoint: '/graphql:chatCompletion', routing: { statusCode: 499 } });
   });
 

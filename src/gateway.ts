@@ -12,6 +12,8 @@ import { UsageWriter } from './billing/usage-writer';
 import { CatalogSync } from './catalog/catalog-sync';
 import { adminCatalogRouter } from './admin/admin-catalog-router';
 import { adminAccountsRouter } from './admin/admin-accounts-router';
+import { AccountAdmin } from './admin/account-admin';
+import { KeyAdmin } from './admin/key-admin';
 import { AccountStore } from './keys/account-store';
 import { needsSimulator } from './providers/resolved-provider';
 import { chatRoute } from './chat/chat-router';
@@ -186,6 +188,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const budgets = new BudgetStore(db);
   const credentials = { credentials: new CredentialStore(db, keys), keys, wallets, budgets };
   const spendAdmin = new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger });
+  const keyAdmin = new KeyAdmin(keys);
+  const accountAdmin = new AccountAdmin(accounts);
   const services: GatewayServices = {
     catalog, keys, authenticator, chat: new ChatService(catalog, metrics), videos, videoTasks, usage: new UsageQueries(db.prisma), spend: new SpendTotals(db), files,
     credentials, recorder, rateLimits, writer, metrics, logger,
@@ -213,7 +217,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     logger, metrics, guard, logRequests: env.LOG_REQUESTS,
     open: [
       livenessRouter(), ...(env.GATEWAY_OPS_PORT === undefined ? [opsRouter(healthChecks, metrics, requireMetricsToken([env.GATEWAY_METRICS_TOKEN, env.GATEWAY_ADMIN_TOKEN]))] : []),
-      adminKeysRouter(keys, env.GATEWAY_ADMIN_TOKEN, adminJsonBody), adminAccountsRouter(accounts, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
+      adminKeysRouter(keyAdmin, env.GATEWAY_ADMIN_TOKEN, adminJsonBody), adminAccountsRouter(accountAdmin, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
       adminCatalogRouter(catalogSync, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
       adminUsageRouter(services.spend, env.GATEWAY_ADMIN_TOKEN),
       adminSpendRouter(spendAdmin, env.GATEWAY_ADMIN_TOKEN, adminJsonBody),
@@ -241,7 +245,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     extra: [(expressApp) => void (graphql = mountGraphql(expressApp, httpServer, services, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES), {
       taskUpdates, isDraining: () => draining, requireApiKey: apiKey, guard,
       maxMessageBytes: env.GATEWAY_MAX_BODY_BYTES, maxSubscriptionsPerKey: env.GATEWAY_MAX_SUBSCRIPTIONS_PER_KEY, introspection: env.GATEWAY_GRAPHQL_INTROSPECTION,
-    })), (expressApp) => void (adminGraphql = mountAdminGraphql(expressApp, { spend: spendAdmin, accounts, keys }, logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)))],
+    })), (expressApp) => void (adminGraphql = mountAdminGraphql(expressApp, { spend: spendAdmin, accounts: accountAdmin, keys: keyAdmin }, logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)))],
   });
   await graphql?.start();
   await adminGraphql?.start();

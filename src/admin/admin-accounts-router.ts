@@ -1,13 +1,7 @@
 import { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import { isWellFormedId } from '../db/well-formed-id';
-import { GatewayError } from '../errors/gateway-error';
-import { parseRequest } from '../errors/parse-request';
 import { requireAdminToken } from '../http/auth';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import type { AccountStore } from '../keys/account-store';
-
-export const nameSchema = z.object({ name: z.string().trim().min(1).max(200) });
+import type { AccountAdmin } from './account-admin';
 
 /**
  * The operator's accounts: `POST /api/admin/accounts` and list,
@@ -16,19 +10,14 @@ export const nameSchema = z.object({ name: z.string().trim().min(1).max(200) });
  * existing one of that name (200) or make it (201). Keys are then created for
  * an account, project and member through `POST /api/admin/keys`.
  */
-export function adminAccountsRouter(accounts: AccountStore, adminToken: string | undefined, jsonBody: RequestHandler): Router {
+export function adminAccountsRouter(accounts: AccountAdmin, adminToken: string | undefined, jsonBody: RequestHandler): Router {
   const router = Router();
   const admin = requireAdminToken(adminToken);
-  const existing = async (id: string) => {
-    const account = isWellFormedId(id) ? await accounts.find(id) : null;
-    if (!account) throw new GatewayError('account_not_found', `No account "${id}". GET /api/admin/accounts lists them.`);
-    return account;
-  };
 
   router
     .route('/api/admin/accounts')
     .post(admin, jsonBody, async (req, res) => {
-      res.status(201).json(await accounts.create(parseRequest(nameSchema, req.body).name));
+      res.status(201).json(await accounts.create(req.body));
     })
     .get(admin, async (_req, res) => {
       res.json({ object: 'list', data: await accounts.list() });
@@ -38,19 +27,16 @@ export function adminAccountsRouter(accounts: AccountStore, adminToken: string |
   router
     .route('/api/admin/accounts/:id')
     .get(admin, async (req, res) => {
-      res.json(await existing(String(req.params.id)));
+      res.json(await accounts.get(String(req.params.id)));
     })
     .all(methodNotAllowed(['GET']));
 
-  for (const kind of ['projects', 'members'] as const) {
+  for (const [path, kind] of [['projects', 'project'], ['members', 'member']] as const) {
     router
-      .route(`/api/admin/accounts/:id/${kind}`)
+      .route(`/api/admin/accounts/:id/${path}`)
       .post(admin, jsonBody, async (req, res) => {
-        const { name } = parseRequest(nameSchema, req.body);
-        const account = await existing(String(req.params.id));
-        const known = (kind === 'projects' ? account.projects : account.members).find((owner) => owner.name === name);
-        const owner = known ?? (kind === 'projects' ? await accounts.project(account.id, name) : await accounts.member(account.id, name));
-        res.status(known ? 200 : 201).json(owner);
+        const { owner, created } = await accounts.owner(String(req.params.id), kind, req.body);
+        res.status(created ? 201 : 200).json(owner);
       })
       .all(methodNotAllowed(['POST']));
   }

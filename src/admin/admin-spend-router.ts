@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { Errors } from '../errors/errors';
+import { nextCursor } from '../db/page';
 import { requireAdminToken } from '../http/auth';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { singleQueryValue } from '../usage/spend-totals-params';
@@ -42,10 +42,8 @@ export function adminSpendRouter(spend: SpendAdmin, adminToken: string | undefin
   router
     .route('/api/admin/accounts/:id/ledger')
     .get(admin, async (req, res) => {
-      const accountId = await accountOf(req.params.id);
-      const limit = singleQueryValue(req.query, 'limit');
-      if (limit !== undefined && !/^[0-9]{1,4}$/.test(limit)) throw Errors.validation('limit', 'must be an integer from 1 to 500.');
-      res.json(await spend.ledger(accountId, limit === undefined ? undefined : Number(limit), singleQueryValue(req.query, 'before')));
+      const page = await spend.ledger(await accountOf(req.params.id), singleQueryValue(req.query, 'limit'), singleQueryValue(req.query, 'before'));
+      res.json({ object: 'list', data: page.items, has_more: page.hasMore, next_before: nextCursor(page) });
     })
     .all(methodNotAllowed(['GET']));
 

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { BudgetStore, BudgetView } from '../billing/budget-store';
-import type { Ledger, LedgerPage } from '../billing/ledger';
+import { ledgerCursor, type Ledger, type LedgerEntryView } from '../billing/ledger';
 import { reconcileSpend, type ReconcileReport } from '../billing/spend-reconcile';
 import type { WalletStore, WalletView } from '../billing/wallet-store';
 import type { Database } from '../db/database';
+import { decodeCursor, pageLimit, type Page, type PageLimits } from '../db/page';
 import { isWellFormedId } from '../db/well-formed-id';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { AccountStore } from '../keys/account-store';
 import type { KeyStore } from '../keys/key-store';
+import { accountNotFound } from './account-not-found';
 
 /** A billion US dollars: above it an amount is a typo, not money. */
 const MAX_MICROUSD = 1_000_000_000_000_000;
@@ -38,6 +40,9 @@ const refundSchema = z.strictObject({
 });
 const budgetChangeSchema = z.strictObject({ limit_microusd: microusd.nonnegative().optional(), mode: z.enum(['hard', 'soft']).optional() });
 
+/** A ledger page holds 100 entries unless asked for fewer or more. */
+export const LEDGER_PAGE: PageLimits = { default: 100, max: 500 };
+
 /** A wallet as the admin API shows it, also for an account that has none (not under spend control). */
 export type WalletState = WalletView & { spend_controlled: boolean };
 
@@ -62,7 +67,7 @@ export class SpendAdmin {
 
   /** The id of an existing account; account_not_found otherwise. */
   async account(raw: string): Promise<string> {
-    if (!isWellFormedId(raw) || !(await this.deps.accounts.exists(raw))) throw new GatewayError('account_not_found', `No account "${raw}". GET /api/admin/accounts lists them.`);
+    if (!isWellFormedId(raw) || !(await this.deps.accounts.exists(raw))) throw accountNotFound(raw);
     return raw;
   }
 
@@ -86,12 +91,10 @@ export class SpendAdmin {
     return { entry_id: entryId, wallet: await this.wallet(accountId) };
   }
 
-  /** A page of the account's ledger, newest first; `before` is a `next_before` of an earlier page. */
-  async ledger(accountId: string, limit: number | undefined, before: string | undefined): Promise<LedgerPage> {
-    const size = limit ?? 100;
-    if (!Number.isInteger(size) || size < 1 || size > 500) throw Errors.validation('limit', 'must be an integer from 1 to 500.');
-    if (before !== undefined && !/^[1-9][0-9]{0,17}$/.test(before)) throw Errors.validation('before', 'must be a ledger entry id (a positive integer) from next_before.');
-    return this.deps.ledger.page(accountId, size, before === undefined ? undefined : BigInt(before));
+  /** A page of the account's ledger, newest first; `limit` as a number or a query's text; `before` is a `next_before` of an earlier page. */
+  async ledger(accountId: string, limit: number | string | undefined, before: string | undefined): Promise<Page<LedgerEntryView>> {
+    const size = pageLimit(limit, LEDGER_PAGE, 'limit');
+    return this.deps.ledger.page(accountId, size, before === undefined ? null : decodeCursor(ledgerCursor, before));
   }
 
   budgets(accountId: string): Promise<BudgetView[]> {

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import { pageOf, type Cursor, type Page } from '../db/page';
 
 export type LedgerKind = 'top_up' | 'hold' | 'settle' | 'release' | 'charge' | 'refund' | 'adjustment';
 
@@ -30,13 +31,13 @@ type LedgerRow = Omit<LedgerEntryView, 'object' | 'amount_microusd' | 'charged_m
   created_at: Date | string;
 };
 
-export interface LedgerPage {
-  object: 'list';
-  data: LedgerEntryView[];
-  has_more: boolean;
-  /** Pass as `before` for the next (older) page. */
-  next_before: string | null;
-}
+/** The ledger's cursor: an entry id (`next_before`), the next page holding the older entries. */
+export const ledgerCursor: Cursor<string> = {
+  param: 'before',
+  refusal: 'must be a ledger entry id (a positive integer) from next_before.',
+  encode: (id) => id,
+  read: (text) => (/^[1-9][0-9]{0,17}$/.test(text) ? text : undefined),
+};
 
 /**
  * The selected columns, ids and money as text (64-bit). The text id keeps its
@@ -55,15 +56,13 @@ export type RefundOutcome =
 export class Ledger {
   constructor(private readonly db: Pick<Database, 'query'>) {}
 
-  /** An account's entries, newest first, `limit` at a time, older than entry `before` when given. */
-  async page(accountId: string, limit: number, before?: bigint): Promise<LedgerPage> {
+  /** An account's entries, newest first, `limit` at a time, older than entry `before` (read with `ledgerCursor`) when given. */
+  async page(accountId: string, limit: number, before: string | null): Promise<Page<LedgerEntryView>> {
     const { rows } = await this.db.query<LedgerRow>(
       `SELECT ${COLUMNS} FROM "ledger_entries" WHERE "account_id" = $1 AND ($2::bigint IS NULL OR "id" < $2::bigint) ORDER BY "ledger_entries"."id" DESC LIMIT $3`,
-      [accountId, before?.toString() ?? null, limit + 1],
+      [accountId, before, limit + 1],
     );
-    const data = rows.slice(0, limit).map(entryView);
-    const hasMore = rows.length > limit;
-    return { object: 'list', data, has_more: hasMore, next_before: hasMore ? data[data.length - 1]!.id : null };
+    return pageOf(rows, limit, entryView, (row) => ledgerCursor.encode(row.id));
   }
 
   /** The entries of one request (its hold and what ended it). */

@@ -2,11 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error';
+import { decodeCursor, type Cursor, type Page } from '../db/page';
+import type { TimeIdPosition } from '../db/time-id-cursor';
 import { isWellFormedId } from '../db/well-formed-id';
 import type { Principal } from '../keys/principal';
 import type { Logger } from '../observability/logger';
-import type { FileLimits } from './file-purposes';
-import type { FilePageQuery, FileStore } from './file-store';
+import { isFilePurpose, type FileLimits } from './file-purposes';
+import type { FileStore } from './file-store';
 import { FileUpload } from './file-upload';
 import { StoredObjectMissingError, type FileStorage, type StoredRange } from './storage/file-storage';
 import type { StoredFile } from './stored-file';
@@ -20,6 +22,15 @@ export interface FileServiceOptions {
   /** How long a file is kept (GATEWAY_FILE_RETENTION_DAYS). */
   retentionMs: number;
   logger: Logger;
+}
+
+/** A request for a page of the key's files; `after` is a cursor of the dialect the caller lists with. */
+export interface FileListQuery {
+  limit: number;
+  after: string | null;
+  order: 'asc' | 'desc';
+  /** Only files of this purpose; a purpose no file can have lists nothing. */
+  purpose?: string;
 }
 
 export interface FileSweepResult {
@@ -54,9 +65,11 @@ export class FileService {
     return new FileUpload(req, res, principal, this.options).receive();
   }
 
-  /** The key's files, newest first by default. */
-  list(principal: Principal, query: FilePageQuery): Promise<{ files: StoredFile[]; hasMore: boolean }> {
-    return this.options.store.page(principal.keyId, query);
+  /** A page of the key's files, with positions written and read in `cursor`'s dialect (OpenAI's file ids, or the opaque time and id). */
+  async list(principal: Principal, query: FileListQuery, cursor: Cursor<TimeIdPosition>): Promise<Page<StoredFile>> {
+    const after = query.after === null ? null : decodeCursor(cursor, query.after);
+    if (query.purpose !== undefined && !isFilePurpose(query.purpose)) return { items: [], cursors: [], hasMore: false };
+    return this.options.store.page(principal.keyId, { limit: query.limit, after, order: query.order, purpose: query.purpose }, cursor);
   }
 
   /** The key's file, or null when it is missing, expired, deleted or another key's. */

@@ -1,17 +1,14 @@
 import type { Database } from '../db/database';
+import { pageOf, type Cursor, type Page } from '../db/page';
+import type { TimeIdPosition } from '../db/time-id-cursor';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import type { FilePurpose } from './file-purposes';
 import { toStoredFile, type StoredFile } from './stored-file';
 
-/** Where a page starts: strictly after this (created_at, id), in the page's order. */
-export interface FilePosition {
-  createdAt: Date;
-  id: string;
-}
-
 export interface FilePageQuery {
   limit: number;
-  after: FilePosition | null;
+  /** Where the page starts: strictly after this (created_at, id), in the page's order. */
+  after: TimeIdPosition | null;
   order: 'asc' | 'desc';
   purpose?: FilePurpose;
 }
@@ -81,7 +78,8 @@ export class FileStore {
     return row && toStoredFile(row);
   }
 
-  async page(keyId: string, query: FilePageQuery, now = new Date()): Promise<{ files: StoredFile[]; hasMore: boolean }> {
+  /** A page of the key's visible files, each with its position written as `cursor` writes it. */
+  async page(keyId: string, query: FilePageQuery, cursor: Cursor<TimeIdPosition>, now = new Date()): Promise<Page<StoredFile>> {
     const where: Prisma.FileWhereInput = visibleTo(keyId, now);
     if (query.purpose) where.purpose = query.purpose;
     if (query.after) {
@@ -94,7 +92,7 @@ export class FileStore {
       orderBy: [{ createdAt: query.order }, { id: query.order }],
       take: query.limit + 1,
     });
-    return { files: rows.slice(0, query.limit).map(toStoredFile), hasMore: rows.length > query.limit };
+    return pageOf(rows, query.limit, toStoredFile, cursor.encode);
   }
 
   /**

@@ -9,10 +9,9 @@ import { isMultipart } from '../http/multipart';
 import { locals } from '../http/request-locals';
 import { contentRange, parseRange, unsatisfiedRange, type RangeAnswer } from './byte-range';
 import { attachmentDisposition } from './content-disposition';
-import { fileIdTime } from './file-id';
-import { isFilePurpose } from './file-purposes';
-import type { FilePageQuery } from './file-store';
-import type { FileService, StoredFile } from './file-service';
+import { pageLimit, type PageLimits } from '../db/page';
+import { fileIdCursor } from './file-id-cursor';
+import type { FileListQuery, FileService, StoredFile } from './file-service';
 import { uploadOnce } from './idempotent-upload';
 import { toFileObject } from './stored-file';
 import type { Logger } from '../observability/logger';
@@ -20,7 +19,7 @@ import type { Logger } from '../observability/logger';
 export const FILES_ENDPOINT = '/v1/files';
 
 /** `GET /v1/files` pages: OpenAI takes 1 to 10,000 per page; without `limit` the gateway answers 100 (and `has_more`). */
-export const LIST_LIMIT = { default: 100, max: 10_000 };
+export const LIST_LIMIT: PageLimits = { default: 100, max: 10_000 };
 
 /**
  * OpenAI's Files API: `POST /v1/files` (multipart upload), `GET /v1/files`
@@ -49,10 +48,9 @@ export function filesRouter(files: FileService, retries?: { store: IdempotencySt
       res.status(201).json(toFileObject(file));
     })
     .get(async (req, res) => {
-      const query = listQuery(req);
-      const { files: page, hasMore } = query ? await files.list(locals(res).principal!, query) : { files: [], hasMore: false };
-      const data = page.map(toFileObject);
-      res.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: hasMore });
+      const page = await files.list(locals(res).principal!, listQuery(req), fileIdCursor);
+      const data = page.items.map(toFileObject);
+      res.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: page.hasMore });
     })
     .all(methodNotAllowed(['GET', 'POST']));
 
@@ -98,8 +96,8 @@ export function filesRouter(files: FileService, retries?: { store: IdempotencySt
   return router;
 }
 
-/** The list query, or undefined when the purpose filter names a purpose no file can have (the answer is then empty). */
-function listQuery(req: Request): FilePageQuery | undefined {
+/** The list query of OpenAI's files list (`limit`, `order`, `after`, `purpose`), each given at most once. */
+function listQuery(req: Request): FileListQuery {
   const q = req.query as Record<string, unknown>;
   const text = (name: string): string | undefined => {
     const value = q[name];
@@ -107,17 +105,10 @@ function listQuery(req: Request): FilePageQuery | undefined {
     if (typeof value !== 'string') throw Errors.validation(name, 'must be given once.');
     return value;
   };
-  const limitText = text('limit');
-  const limit = limitText === undefined ? LIST_LIMIT.default : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) throw Errors.validation('limit', `must be a whole number from 1 to ${LIST_LIMIT.max}.`);
+  const limit = pageLimit(text('limit'), LIST_LIMIT, 'limit');
   const order = text('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw Errors.validation('order', 'must be "asc" or "desc".');
-  const afterId = text('after');
-  const afterTime = afterId === undefined ? undefined : fileIdTime(afterId);
-  if (afterId !== undefined && !afterTime) throw Errors.validation('after', 'must be a file id this API returned (the last id of the previous page).');
-  const purpose = text('purpose');
-  if (purpose !== undefined && !isFilePurpose(purpose)) return undefined;
-  return { limit, order, purpose, after: afterId && afterTime ? { id: afterId, createdAt: afterTime } : null };
+  return { limit, order, after: text('after') ?? null, purpose: text('purpose') };
 }
 
 /** The range to answer with; an `If-Range` that no longer matches asks for the whole (changed) file. */

@@ -1,14 +1,13 @@
 import { Router } from 'express';
 import type { Catalog } from '../catalog/catalog';
-import { catalogEntry, modelRecord, policyRecord } from '../catalog/catalog-entry';
 import { Errors } from '../errors/errors';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { locals } from '../http/request-locals';
+import { findModel, listCatalog, listModels } from './model-listing';
 
 /**
  * `GET /v1/models`, `GET /v1/models/{id}` and `GET /api/models/catalog`, each
- * scoped to the key, from the catalog revision in force. A model's `created`
- * is when that revision was loaded.
+ * scoped to the key, from the catalog revision in force (see model-listing.ts).
  */
 export function modelsRouter(catalog: Catalog): Router {
   const router = Router();
@@ -16,12 +15,7 @@ export function modelsRouter(catalog: Catalog): Router {
   router
     .route('/v1/models')
     .get((_req, res) => {
-      const visible = catalog.visibleTo(locals(res).principal!);
-      const { loadedAt } = catalog.contents;
-      res.json({
-        object: 'list',
-        data: [...visible.models.map((m) => modelRecord(m, loadedAt)), ...visible.policies.map((p) => policyRecord(p, loadedAt))],
-      });
+      res.json({ object: 'list', data: listModels(catalog, locals(res).principal!) });
     })
     .all(methodNotAllowed(['GET']));
 
@@ -29,30 +23,18 @@ export function modelsRouter(catalog: Catalog): Router {
     .route('/v1/models/:id')
     .get((req, res, next) => {
       const id = String(req.params.id);
-      const visible = catalog.visibleTo(locals(res).principal!);
-      const model = visible.models.find((m) => m.id === id);
-      const policy = visible.policies.find((p) => p.name === id);
-      const { loadedAt } = catalog.contents;
-      if (model) return res.json(modelRecord(model, loadedAt));
-      if (policy) return res.json(policyRecord(policy, loadedAt));
-      next(Errors.modelNotFound(id));
+      const model = findModel(catalog, locals(res).principal!, id);
+      if (!model) return next(Errors.modelNotFound(id));
+      res.json(model);
     })
     .all(methodNotAllowed(['GET']));
 
   router
     .route('/api/models/catalog')
     .get((req, res) => {
-      const visible = catalog.visibleTo(locals(res).principal!);
       const type = typeof req.query.endpoint_type === 'string' ? req.query.endpoint_type : undefined;
-      const models = type ? visible.models.filter((m) => (m.config.endpoint_types as string[]).includes(type)) : visible.models;
-      const { pricing, revision } = catalog.contents;
-      res.json({
-        object: 'list',
-        pricing_version: pricing.version,
-        catalog_revision: revision,
-        data: models.map((m) => catalogEntry(m, pricing)),
-        routes: visible.policies.map((p) => ({ name: p.name, models: p.models })),
-      });
+      const { pricing_version, catalog_revision, entries, routes } = listCatalog(catalog, locals(res).principal!, type);
+      res.json({ object: 'list', pricing_version, catalog_revision, data: entries, routes });
     })
     .all(methodNotAllowed(['GET']));
 

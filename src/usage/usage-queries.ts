@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient, UsageRecord } from '../generated/prisma/client';
-import { afterCursor, encodeCursor } from '../db/time-id-cursor';
+import { decodeCursor, pageOf, type Page, type PageRequest } from '../db/page';
+import { afterPosition, timeIdCursor } from '../db/time-id-cursor';
 import { isWellFormedId } from '../db/well-formed-id';
 import { toUsageRecordView, type UsageRecordView } from '../billing/usage-record-view';
 import type { Principal } from '../keys/principal';
@@ -23,14 +24,6 @@ export interface UsageRecordFilter {
  */
 export type KeyedUsageRecord = UsageRecordView & { key_id: string };
 
-export interface UsagePage {
-  records: KeyedUsageRecord[];
-  /** One opaque cursor per record, for Relay-style edges. */
-  cursors: string[];
-  endCursor: string | null;
-  hasNextPage: boolean;
-}
-
 /** Reads of usage records, always scoped to the calling key. */
 export class UsageQueries {
   constructor(private readonly prisma: PrismaClient) {}
@@ -53,31 +46,22 @@ export class UsageQueries {
   }
 
   /**
-   * Newest first; the cursor is opaque (the last record's time and id). The
+   * Newest first; the cursor is opaque (a record's time and id). The
    * filters narrow the rows the key's (key_id, created_at, id) index walks in
    * that same order, so a cursor taken with filters continues them exactly.
    */
-  async page(principal: Principal, first: number, after: string | null, filter: UsageRecordFilter): Promise<UsagePage> {
+  async page(principal: Principal, request: PageRequest, filter: UsageRecordFilter): Promise<Page<KeyedUsageRecord>> {
     const where: Prisma.UsageRecordWhereInput = { keyId: principal.keyId };
     if (filter.model) where.model = filter.model;
     if (filter.endpoint) where.endpoint = filter.endpoint;
     if (filter.outcome) where.statusCode = filter.outcome === 'succeeded' ? { lt: 400 } : { gte: 400 };
     if (filter.since || filter.until) where.createdAt = { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) };
-    if (after) where.OR = afterCursor(after);
-    const rows = await this.prisma.usageRecord.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
-    const page = rows.slice(0, first);
-    const last = page[page.length - 1];
-    return {
-      records: page.map(keyedView),
-      cursors: page.map(encodeCursor),
-      endCursor: last ? encodeCursor(last) : null,
-      hasNextPage: rows.length > first,
-    };
+    if (request.after !== null) where.OR = afterPosition(decodeCursor(timeIdCursor, request.after));
+    const rows = await this.prisma.usageRecord.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: request.limit + 1 });
+    return pageOf(rows, request.limit, keyedView, timeIdCursor.encode);
   }
 }
 
 function keyedView(row: UsageRecord): KeyedUsageRecord {
   return { ...toUsageRecordView(row), key_id: row.keyId };
 }
-
-export { InvalidCursorError } from '../db/time-id-cursor';

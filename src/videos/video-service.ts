@@ -7,6 +7,7 @@ import type { UsageWriter } from '../billing/usage-writer';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
 import { Deadline } from '../deadlines/deadline';
+import type { Page, PageRequest } from '../db/page';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
@@ -25,7 +26,7 @@ import { taskError, upstreamFailure } from './task-errors';
 import type { TaskEvents } from './task-events';
 import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
 import { isFinished, type VideoTask, type VideoTaskError, type VideoTaskParams, type VideoTaskResult } from './video-task';
-import type { VideoTaskFilter, VideoTaskPage, VideoTaskStore } from './video-task-store';
+import type { VideoTaskFilter, VideoTaskStore } from './video-task-store';
 
 export const VIDEOS_ENDPOINT = '/v1/videos';
 export const VIDEO_GENERATIONS_ENDPOINT = '/v1/videos/generations';
@@ -136,8 +137,8 @@ export class VideoService {
   }
 
   /** The key's tasks, newest first. */
-  page(principal: Principal, first: number, after: string | null, filter: VideoTaskFilter): Promise<VideoTaskPage> {
-    return this.deps.store.page(principal.keyId, first, after, filter);
+  page(principal: Principal, request: PageRequest, filter: VideoTaskFilter): Promise<Page<VideoTask>> {
+    return this.deps.store.page(principal.keyId, request, filter);
   }
 
   async findOwned(principal: Principal, id: string): Promise<VideoTask> {

@@ -1,6 +1,7 @@
 import type { Database } from '../db/database';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import { afterCursor, encodeCursor } from '../db/time-id-cursor';
+import { decodeCursor, pageOf, type Page, type PageRequest } from '../db/page';
+import { afterPosition, timeIdCursor } from '../db/time-id-cursor';
 import { isWellFormedId } from '../db/well-formed-id';
 import { toVideoTask, type VideoTask, type VideoTaskParams } from './video-task';
 import { changeAssignments, rowToVideoTask, type TaskChanges } from './video-task-row';
@@ -11,13 +12,6 @@ export type NewVideoTask = Omit<Prisma.VideoTaskUncheckedCreateInput, 'params' |
 export interface VideoTaskFilter {
   status?: string[];
   model?: string;
-}
-
-export interface VideoTaskPage {
-  tasks: VideoTask[];
-  cursors: string[];
-  endCursor: string | null;
-  hasNextPage: boolean;
 }
 
 /**
@@ -142,14 +136,12 @@ export class VideoTaskStore {
   }
 
   /** Newest first, cursor-paginated, always scoped to one key. */
-  async page(keyId: string, first: number, after: string | null, filter: VideoTaskFilter): Promise<VideoTaskPage> {
+  async page(keyId: string, request: PageRequest, filter: VideoTaskFilter): Promise<Page<VideoTask>> {
     const where: Prisma.VideoTaskWhereInput = { keyId };
     if (filter.status?.length) where.status = { in: filter.status.includes('queued') ? [...filter.status, 'submitting'] : filter.status };
     if (filter.model) where.model = filter.model;
-    if (after) where.OR = afterCursor(after);
-    const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: first + 1 });
-    const page = rows.slice(0, first);
-    const last = page[page.length - 1];
-    return { tasks: page.map(toVideoTask), cursors: page.map(encodeCursor), endCursor: last ? encodeCursor(last) : null, hasNextPage: rows.length > first };
+    if (request.after !== null) where.OR = afterPosition(decodeCursor(timeIdCursor, request.after));
+    const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: request.limit + 1 });
+    return pageOf(rows, request.limit, toVideoTask, timeIdCursor.encode);
   }
 }

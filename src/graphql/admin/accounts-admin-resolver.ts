@@ -1,15 +1,10 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { nameSchema } from '../../admin/admin-accounts-router';
-import { createKey, updateKey } from '../../admin/admin-keys-router';
-import { isWellFormedId } from '../../db/well-formed-id';
-import { GatewayError } from '../../errors/gateway-error';
-import { parseRequest } from '../../errors/parse-request';
 import type { AccountView, OwnerView } from '../../keys/account-store';
 import type { ApiKeyView } from '../../keys/key-store';
 import type { AdminGraphqlContext } from './admin-context';
 import { Account, AccountDetail, AccountOwner, ApiKey, CreatedApiKey, CreateKeyInput } from './admin-types';
 
-/** Accounts, their projects and members, and keys: the admin REST calls of /api/admin/accounts and /api/admin/keys. */
+/** Accounts, their projects and members, and keys: the admin REST calls of /api/admin/accounts and /api/admin/keys, through the same AccountAdmin and KeyAdmin. */
 @Resolver()
 export class AccountsAdminResolver {
   @Query(() => [Account], { description: 'Every account (the first 1,000, oldest first).' })
@@ -19,7 +14,7 @@ export class AccountsAdminResolver {
 
   @Query(() => AccountDetail, { nullable: true, description: 'An account with its projects and members; null when there is none.' })
   async account(@Arg('id', () => ID) id: string, @Ctx() ctx: AdminGraphqlContext): Promise<AccountDetail | null> {
-    const found = isWellFormedId(id) ? await ctx.admin.accounts.find(id) : null;
+    const found = await ctx.admin.accounts.find(id);
     return found && { ...account(found), projects: found.projects.map(owner), members: found.members.map(owner), activeKeys: found.active_keys };
   }
 
@@ -30,24 +25,22 @@ export class AccountsAdminResolver {
 
   @Mutation(() => Account)
   async createAccount(@Arg('name') name: string, @Ctx() ctx: AdminGraphqlContext): Promise<Account> {
-    return account(await ctx.admin.accounts.create(parseRequest(nameSchema, { name }).name));
+    return account(await ctx.admin.accounts.create({ name }));
   }
 
   @Mutation(() => AccountOwner, { description: 'The account\'s project of this name, made if it is new.' })
   async createProject(@Arg('accountId', () => ID) accountId: string, @Arg('name') name: string, @Ctx() ctx: AdminGraphqlContext): Promise<AccountOwner> {
-    const id = await ctx.admin.spend.account(accountId);
-    return owner(await ctx.admin.accounts.project(id, parseRequest(nameSchema, { name }).name));
+    return owner((await ctx.admin.accounts.owner(accountId, 'project', { name })).owner);
   }
 
   @Mutation(() => AccountOwner, { description: 'The account\'s member of this name, made if it is new.' })
   async createMember(@Arg('accountId', () => ID) accountId: string, @Arg('name') name: string, @Ctx() ctx: AdminGraphqlContext): Promise<AccountOwner> {
-    const id = await ctx.admin.spend.account(accountId);
-    return owner(await ctx.admin.accounts.member(id, parseRequest(nameSchema, { name }).name));
+    return owner((await ctx.admin.accounts.owner(accountId, 'member', { name })).owner);
   }
 
   @Mutation(() => CreatedApiKey, { description: 'Creates a key; its secret is in the answer, once.' })
   async createKey(@Arg('input', () => CreateKeyInput) input: CreateKeyInput, @Ctx() ctx: AdminGraphqlContext): Promise<CreatedApiKey> {
-    const created = await createKey(ctx.admin.keys, {
+    const created = await ctx.admin.keys.create({
       name: input.name,
       ...(input.models != null && { models: input.models }),
       ...(input.expiresAt != null && { expires_at: input.expiresAt.toISOString() }),
@@ -61,14 +54,12 @@ export class AccountsAdminResolver {
 
   @Mutation(() => ApiKey, { description: "Replaces a key's search domain allowlist (empty: every domain) on every instance." })
   async setKeyAllowedDomains(@Arg('id', () => ID) id: string, @Arg('domains', () => [String]) domains: string[], @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
-    return apiKey(await updateKey(ctx.admin.keys, id, { allowed_domains: domains }));
+    return apiKey(await ctx.admin.keys.update(id, { allowed_domains: domains }));
   }
 
   @Mutation(() => ApiKey, { description: 'Revokes a key (and its temporary credentials) on every instance.' })
   async revokeKey(@Arg('id', () => ID) id: string, @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
-    const revoked = isWellFormedId(id) ? await ctx.admin.keys.revoke(id) : null;
-    if (!revoked) throw new GatewayError('key_not_found', `No API key "${id}".`);
-    return apiKey(revoked);
+    return apiKey(await ctx.admin.keys.revoke(id));
   }
 }
 

@@ -1,13 +1,13 @@
+import type { AccountAdmin } from '../../admin/account-admin';
+import type { KeyAdmin } from '../../admin/key-admin';
 import type { SpendAdmin } from '../../admin/spend-admin';
-import type { AccountStore } from '../../keys/account-store';
-import type { KeyStore } from '../../keys/key-store';
 import type { Logger } from '../../observability/logger';
 
 /** What the admin GraphQL resolves with: the same services as the admin REST routes. */
 export interface AdminServices {
   spend: SpendAdmin;
-  accounts: AccountStore;
-  keys: KeyStore;
+  accounts: AccountAdmin;
+  keys: KeyAdmin;
 }
 
 /** One admin operation (the admin token was checked before it ran). */

@@ -2,6 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLSafeInt } from 'graphql-scalars';
 import type { WalletState } from '../../admin/spend-admin';
 import type { LedgerEntryView } from '../../billing/ledger';
+import { nextCursor } from '../../db/page';
 import { BudgetNode, budgetNode } from '../types/budget';
 import type { AdminGraphqlContext } from './admin-context';
 import { BudgetDeletion, CreateBudgetInput, LedgerEntry, LedgerPage, Reconciliation, Refund, Wallet, WalletMovement } from './admin-types';
@@ -27,7 +28,7 @@ export class SpendAdminResolver {
     @Ctx() ctx: AdminGraphqlContext,
   ): Promise<LedgerPage> {
     const page = await ctx.admin.spend.ledger(await ctx.admin.spend.account(accountId), first ?? undefined, before ?? undefined);
-    return { entries: page.data.map(ledgerEntry), hasMore: page.has_more, nextBefore: page.next_before };
+    return { entries: page.items.map(ledgerEntry), hasMore: page.hasMore, nextBefore: nextCursor(page) };
   }
 
   @Query(() => Reconciliation, { description: 'The spend-control invariants, recomputed from the ledger: one account, or all.' })

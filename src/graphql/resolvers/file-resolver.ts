@@ -1,11 +1,10 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { decodeCursor, encodeCursor, InvalidCursorError } from '../../db/time-id-cursor';
+import { timeIdCursor } from '../../db/time-id-cursor';
 import type { StoredFile } from '../../files/file-service';
+import { connection } from '../connection';
 import type { GraphqlContext } from '../context';
-import { badUserInput } from '../errors';
 import { FileDeletion, FileNode, FilePurposeValue } from '../types/file';
 import { FileConnection, FilesArgs } from '../types/file-connection';
-import { pageSize } from '../types/page-args';
 
 /** Files of the calling key (the same FileService as /v1/files): lookup, pages, delete. */
 @Resolver()
@@ -16,18 +15,8 @@ export class FileResolver {
   }
 
   @Query(() => FileConnection, { description: "The calling key's files, newest first." })
-  async files(@Args(() => FilesArgs) args: FilesArgs, @Ctx() ctx: GraphqlContext): Promise<FileConnection> {
-    const first = pageSize(args.first);
-    let after = null;
-    try {
-      after = args.after ? decodeCursor(args.after) : null;
-    } catch (err) {
-      if (err instanceof InvalidCursorError) throw badUserInput('after', 'is not a cursor this API returned.');
-      throw err;
-    }
-    const page = await ctx.services.files.list(ctx.principal, { limit: first, after, order: 'desc', purpose: args.purpose ?? undefined });
-    const edges = page.files.map((file) => ({ node: fileNode(file), cursor: encodeCursor(file) }));
-    return { edges, pageInfo: { endCursor: edges[edges.length - 1]?.cursor ?? null, hasNextPage: page.hasMore } };
+  files(@Args(() => FilesArgs) args: FilesArgs, @Ctx() ctx: GraphqlContext): Promise<FileConnection> {
+    return connection(args, (request) => ctx.services.files.list(ctx.principal, { ...request, order: 'desc', purpose: args.purpose ?? undefined }, timeIdCursor), fileNode);
   }
 
   @Mutation(() => FileDeletion, { description: "Deletes a file of the calling key, bytes and all; another key's file is file_not_found." })

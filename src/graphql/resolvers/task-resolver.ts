@@ -1,11 +1,9 @@
 import { Arg, Args, Ctx, ID, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
-import { InvalidCursorError } from '../../db/time-id-cursor';
 import { taskSnapshot, type TaskSnapshot } from '../../videos/video-views';
+import { connection } from '../connection';
 import type { GraphqlContext } from '../context';
-import { badUserInput } from '../errors';
 import { allTaskUpdates, oneTaskUpdates } from '../task-updates';
 import { VideoTask } from '../types/video-task';
-import { pageSize } from '../types/page-args';
 import { VideoTaskConnection, VideoTasksArgs } from '../types/video-task-connection';
 
 type TaskSubscribe = SubscribeResolverData<unknown, { id: string }, GraphqlContext>;
@@ -19,21 +17,9 @@ export class TaskResolver {
   }
 
   @Query(() => VideoTaskConnection, { description: "The calling key's video tasks, newest first." })
-  async tasks(@Args(() => VideoTasksArgs) args: VideoTasksArgs, @Ctx() ctx: GraphqlContext): Promise<VideoTaskConnection> {
-    const { first, after, status, model } = args;
-    try {
-      const page = await ctx.services.videos.page(ctx.principal, pageSize(first), after ?? null, {
-        status: status ? [status] : undefined,
-        model: model ?? undefined,
-      });
-      return {
-        edges: page.tasks.map((task, i) => ({ node: taskSnapshot(task), cursor: page.cursors[i] })),
-        pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
-      };
-    } catch (err) {
-      if (err instanceof InvalidCursorError) throw badUserInput('after', 'is not a cursor this API returned.');
-      throw err;
-    }
+  tasks(@Args(() => VideoTasksArgs) args: VideoTasksArgs, @Ctx() ctx: GraphqlContext): Promise<VideoTaskConnection> {
+    const filter = { status: args.status ? [args.status] : undefined, model: args.model ?? undefined };
+    return connection(args, (request) => ctx.services.videos.page(ctx.principal, request, filter), taskSnapshot);
   }
 
   @Subscription(() => VideoTask, {

@@ -1,10 +1,9 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { InvalidCursorError, type KeyedUsageRecord } from '../../usage/usage-queries';
+import type { KeyedUsageRecord } from '../../usage/usage-queries';
+import { connection } from '../connection';
 import type { GraphqlContext } from '../context';
-import { badUserInput } from '../errors';
 import { UsageRecord } from '../types/usage-record';
 import { UsageRecordConnection } from '../types/usage-record-connection';
-import { pageSize } from '../types/page-args';
 import { UsageRecordsArgs } from '../types/usage-records-args';
 
 /** The usage records of GET /api/usage/requests/{id}, readable only by the key that made each request. */
@@ -17,23 +16,9 @@ export class UsageResolver {
   }
 
   @Query(() => UsageRecordConnection, { description: "The calling key's usage records, newest first." })
-  async usageRecords(@Args(() => UsageRecordsArgs) args: UsageRecordsArgs, @Ctx() ctx: GraphqlContext): Promise<UsageRecordConnection> {
-    const { first, after, model, endpoint, status, since, until } = args;
-    try {
-      const page = await ctx.services.usage.page(ctx.principal, pageSize(first), after ?? null, {
-        model: model ?? undefined,
-        endpoint: endpoint ?? undefined,
-        outcome: status ?? undefined,
-        since: since ?? undefined,
-        until: until ?? undefined,
-      });
-      return {
-        edges: page.records.map((node, i) => ({ node, cursor: page.cursors[i] })),
-        pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
-      };
-    } catch (err) {
-      if (err instanceof InvalidCursorError) throw badUserInput('after', 'is not a cursor this API returned.');
-      throw err;
-    }
+  usageRecords(@Args(() => UsageRecordsArgs) args: UsageRecordsArgs, @Ctx() ctx: GraphqlContext): Promise<UsageRecordConnection> {
+    const { model, endpoint, status, since, until } = args;
+    const filter = { model: model ?? undefined, endpoint: endpoint ?? undefined, outcome: status ?? undefined, since: since ?? undefined, until: until ?? undefined };
+    return connection(args, (request) => ctx.services.usage.page(ctx.principal, request, filter), (record) => record);
   }
 }

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { isWellFormedId } from '../db/well-formed-id';
+import { Errors } from '../errors/errors';
+import { GatewayError } from '../errors/gateway-error';
+import { parseRequest } from '../errors/parse-request';
+import { domainNameSchema } from '../keys/domain-name';
+import { UnknownAccountError, type ApiKeyView, type KeyStore } from '../keys/key-store';
+
+export const createKeySchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  models: z.array(z.string().min(1).max(256)).max(1000).optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+  account_id: z.string().min(1).max(128).optional(),
+  project: z.string().trim().min(1).max(200).optional(),
+  member: z.string().trim().min(1).max(200).optional(),
+  /** Search result domains the key may receive; left out: every domain. */
+  allowed_domains: z.array(domainNameSchema).max(100).optional(),
+});
+
+export const updateKeySchema = z.strictObject({
+  /** The key's search domain allowlist; `[]` or null: every domain. */
+  allowed_domains: z.array(domainNameSchema).max(100).nullable(),
+});
+
+/** A key as it is created: its view, and its secret, shown this once. */
+export type CreatedKey = ApiKeyView & { key: string };
+
+/**
+ * The operator's API keys, for both admin doors (REST under /api/admin/keys
+ * and the admin GraphQL): request bodies in the REST shape are validated
+ * here, so both refuse alike. Revocations and changes reach every instance
+ * through the key store.
+ */
+export class KeyAdmin {
+  constructor(private readonly keys: KeyStore) {}
+
+  /** Creates a key; the secret is in the answer, once. */
+  async create(body: unknown): Promise<CreatedKey> {
+    const input = parseRequest(createKeySchema, body);
+    const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw Errors.validation('expires_at', 'must be in the future.');
+    try {
+      const { key, view } = await this.keys.create({
+        name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member, allowedDomains: input.allowed_domains,
+      });
+      return { ...view, key };
+    } catch (err) {
+      if (err instanceof UnknownAccountError) throw new GatewayError('account_not_found', `No account "${err.accountId}".`, { param: 'account_id' });
+      throw err;
+    }
+  }
+
+  /** Every key (the first 1,000, newest first). */
+  list(): Promise<ApiKeyView[]> {
+    return this.keys.list();
+  }
+
+  /** Changes what can change of a key (its search domain allowlist). */
+  async update(id: string, body: unknown): Promise<ApiKeyView> {
+    const input = parseRequest(updateKeySchema, body);
+    const view = isWellFormedId(id) ? await this.keys.setAllowedDomains(id, input.allowed_domains ?? []) : null;
+    if (!view) throw keyNotFound(id);
+    return view;
+  }
+
+  /** Revokes a key and its temporary credentials; revoking a revoked key answers it as it is. */
+  async revoke(id: string): Promise<ApiKeyView> {
+    const view = isWellFormedId(id) ? await this.keys.revoke(id) : null;
+    if (!view) throw keyNotFound(id);
+    return view;
+  }
+}
+
+function keyNotFound(id: string): GatewayError {
+  return new GatewayError('key_not_found', `No API key "${id}".`);
+}

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { flushTraces } from '../../src/observability/tracing';
 import { eventually } from '../support/eventually';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
 
@@ -73,7 +72,7 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     });
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-svc-request-id');
-    await flushTraces();
+    await t.gateway.services.tracing.flush();
     const ours = () => receiver.spans.filter((s) => s.traceId === traceId);
     await eventually(async () => ours().find((s) => s.name === 'POST /v1/chat/completions'), 'the request span');
     const server = ours().find((s) => s.name === 'POST /v1/chat/completions')!;
@@ -104,7 +103,7 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   it('starts a trace of its own without a traceparent, and keeps trace ids off log lines outside a request', async () => {
     const res = await fetch(`${t.baseURL}/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-3-small', input: 'hi' }) });
     const requestId = res.headers.get('x-svc-request-id');
-    await flushTraces();
+    await t.gateway.services.tracing.flush();
     await eventually(async () => receiver.spans.find((s) => s.attributes['gateway.request_id'] === requestId && s.name === 'POST /v1/embeddings'), 'the embeddings request span');
     const span = receiver.spans.find((s) => s.name === 'POST /v1/embeddings')!;
     expect(span.parentSpanId ?? '').toBe('');

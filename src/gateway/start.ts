@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { packageVersion } from '../config/package-root';
@@ -15,8 +15,8 @@ import type { Logger } from '../observability/logger';
 import { Tracing, tracingSettings } from '../observability/tracing';
 import { needsSimulator } from '../providers/resolved-provider';
 import { startSimulator, type SimulatorHandle } from '../simulator/server';
-import { mountDoors } from './doors';
-import { gatewayJobs, stopJobs } from './jobs';
+import { mountDoors, type StartedDoor } from './doors';
+import { gatewayJobs, stopJobs, type Job } from './jobs';
 import { buildServices, type GatewayServices } from './services';
 import { runShutdown, type ShutdownStep } from './shutdown';
 
@@ -76,14 +76,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const httpServer = createServer();
   const doors = mountDoors(services, { env, httpServer, guard, health, isDraining: () => draining });
   for (const door of doors.started) await door.start();
-  httpServer.on('request', doors.listener);
-  httpServer.on('clientError', answerClientError);
-  httpServer.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(env.PORT, env.HOST, () => resolve());
-  });
-  const port = (httpServer.address() as AddressInfo).port;
+  const port = await listen(httpServer, doors.listener, env);
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
   const jobs = gatewayJobs(services, env);
   for (const job of jobs) job.start();
@@ -97,50 +90,72 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     ops: opsServer ? `${opsServer.url} (/readyz, /metrics)` : 'on the public listener, /metrics with GATEWAY_METRICS_TOKEN or the admin token only (set GATEWAY_OPS_PORT to move /readyz and /metrics off it)',
   });
 
-  /**
-   * What stops at shutdown, in order: stop taking requests; finish those
-   * in flight while the jobs stop; end the doors' open operations (each
-   * subscription hands over its usage record); close the listener; wait
-   * for the records still owed, flush them (or spool them); export the
-   * spans; close the connections, the simulator, and the database last.
-   */
-  let idle = true;
-  let flushed = false;
-  const shutdownSteps = (reason: string): ShutdownStep[] => [
-    { name: 'stop taking requests', run: () => {
-      draining = true;
-      logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
-    } },
-    { name: 'finish requests in flight and stop the jobs', run: async () => {
-      [idle] = await Promise.all([guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS), stopJobs(jobs, logger)]);
-      if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
-    } },
-    ...doors.started.map((door) => ({ name: `stop ${door.name}`, run: () => door.stop() })),
-    { name: 'close the listener', run: () => closeListener(httpServer, idle) },
-    { name: 'wait for usage records still owed', run: async () => {
-      // Streams cut by closing their connections settle a moment later; their records go in before the flush.
-      if (!(await services.recorder.allHandedOver(5_000))) logger.error('some requests did not hand over their usage records before shutdown');
-    } },
-    { name: 'flush usage records', run: async () => {
-      // A database that cannot take them (locked, gone) gets a deadline; what is left goes to the spool.
-      flushed = await services.writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
-      if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
-    } },
-    { name: 'export spans', run: () => tracing.close().catch((err: unknown) => logger.warn('spans could not be exported at shutdown', { err })) },
-    { name: 'close task updates', run: () => services.taskUpdates.close() },
-    { name: 'close rate-limit Redis', run: () => services.rateLimitRedis && closeRateLimitRedis(services.rateLimitRedis) },
-    { name: 'close key changes', run: () => services.keyChanges?.close() },
-    { name: 'close the ops listener', run: () => opsServer?.close() },
-    { name: 'close file storage', run: () => services.fileStorage.close() },
-    { name: 'stop the simulator', run: () => simulator?.close() },
-    // A dead link must not hold the exit: the pool gets a few seconds to close.
-    { name: 'close the database', run: () => Promise.race([db.close(), new Promise<void>((resolve) => setTimeout(resolve, flushed ? 5_000 : 1_000).unref())]) },
-    { name: 'log the end', run: () => logger.info('shutdown complete', { reason }) },
-  ];
   let shuttingDown: Promise<void> | undefined;
-  const shutdown = (reason: string) => (shuttingDown ??= runShutdown(shutdownSteps(reason), logger));
+  const running: RunningParts = { env, logger, db, tracing, services, guard, httpServer, doors: doors.started, jobs, opsServer, simulator, startDraining: () => void (draining = true) };
+  const shutdown = (reason: string) => (shuttingDown ??= runShutdown(shutdownSteps(running, reason), logger));
 
   return { url, port, opsUrl: opsServer?.url, server: httpServer, db, services, simulator, shutdown };
+}
+
+/** What a running gateway is made of, for its shutdown. */
+interface RunningParts {
+  env: GatewayEnv;
+  logger: Logger;
+  db: Database;
+  tracing: Tracing;
+  services: GatewayServices;
+  guard: OverloadGuard;
+  httpServer: Server;
+  doors: StartedDoor[];
+  jobs: Job[];
+  opsServer: OpsServer | undefined;
+  simulator: SimulatorHandle | undefined;
+  /** From now on /readyz answers draining, and new requests and subscriptions are refused. */
+  startDraining: () => void;
+}
+
+/**
+ * What stops at shutdown, in order: stop taking requests; finish those in
+ * flight while the jobs stop; end the doors' open operations (each
+ * subscription hands over its usage record); close the listener; wait for
+ * the records still owed, flush them (or spool them); export the spans;
+ * close the connections, the simulator, and the database last.
+ */
+function shutdownSteps(parts: RunningParts, reason: string): ShutdownStep[] {
+  const { env, logger, db, tracing, services, guard, httpServer, doors, jobs, opsServer, simulator, startDraining } = parts;
+  let idle = true;
+  let flushed = false;
+  return [
+  { name: 'stop taking requests', run: () => {
+    startDraining();
+    logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
+  } },
+  { name: 'finish requests in flight and stop the jobs', run: async () => {
+    [idle] = await Promise.all([guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS), stopJobs(jobs, logger)]);
+    if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
+  } },
+  ...doors.map((door) => ({ name: `stop ${door.name}`, run: () => door.stop() })),
+  { name: 'close the listener', run: () => closeListener(httpServer, idle) },
+  { name: 'wait for usage records still owed', run: async () => {
+    // Streams cut by closing their connections settle a moment later; their records go in before the flush.
+    if (!(await services.recorder.allHandedOver(5_000))) logger.error('some requests did not hand over their usage records before shutdown');
+  } },
+  { name: 'flush usage records', run: async () => {
+    // A database that cannot take them (locked, gone) gets a deadline; what is left goes to the spool.
+    flushed = await services.writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
+    if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
+  } },
+  { name: 'export spans', run: () => tracing.close().catch((err: unknown) => logger.warn('spans could not be exported at shutdown', { err })) },
+  { name: 'close task updates', run: () => services.taskUpdates.close() },
+  { name: 'close rate-limit Redis', run: () => services.rateLimitRedis && closeRateLimitRedis(services.rateLimitRedis) },
+  { name: 'close key changes', run: () => services.keyChanges?.close() },
+  { name: 'close the ops listener', run: () => opsServer?.close() },
+  { name: 'close file storage', run: () => services.fileStorage.close() },
+  { name: 'stop the simulator', run: () => simulator?.close() },
+  // A dead link must not hold the exit: the pool gets a few seconds to close.
+  { name: 'close the database', run: () => Promise.race([db.close(), new Promise<void>((resolve) => setTimeout(resolve, flushed ? 5_000 : 1_000).unref())]) },
+  { name: 'log the end', run: () => logger.info('shutdown complete', { reason }) },
+];
 }
 
 /** The built-in upstream serves the catalog's providers (and search backends) that have no API key: says which, and how to change it. */
@@ -150,6 +165,18 @@ function logSimulator(services: GatewayServices, simulator: SimulatorHandle, log
     simulated_providers: [...services.catalog.contents.providers.values()].filter((p) => p.simulated).map((p) => p.name),
     hint: 'set OPENAI_API_KEY (and ANTHROPIC_API_KEY, GEMINI_API_KEY, XAI_API_KEY) to route those models to the real upstreams',
   });
+}
+
+/** Serves `listener` on PORT and HOST; resolves with the port taken (PORT=0: an ephemeral one). */
+async function listen(httpServer: Server, listener: RequestListener, env: GatewayEnv): Promise<number> {
+  httpServer.on('request', listener);
+  httpServer.on('clientError', answerClientError);
+  httpServer.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(env.PORT, env.HOST, () => resolve());
+  });
+  return (httpServer.address() as AddressInfo).port;
 }
 
 /**

@@ -3,7 +3,7 @@
 /**
  * Holds the import direction of ARCHITECTURE.md: reads every relative import
  * between the top-level parts of src/ (a folder, or a file such as
- * gateway.ts) and fails on
+ * main.ts) and fails on
  *   - a circle between top-level parts,
  *   - an import from a lower layer into a higher one (LAYERS below),
  *   - `providers/` importing anything but the foundation.
@@ -18,6 +18,7 @@ const path = require('node:path');
 /** Higher layers may import lower ones, never the other way round. */
 const LAYERS = {
   main: 9,
+  // The composition root: builds the services, mounts the doors, starts the jobs, stops it all.
   gateway: 8,
   // Doors that start work: GraphQL, and the background jobs.
   graphql: 7,

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { readEnv } from './config/env';
 import { ConfigError, loadGatewayConfig } from './config/load-config';
 import { ProviderConfigError } from './providers/resolved-provider';
-import { startGateway } from './gateway';
+import { startGateway } from './gateway/start';
 import { createLogger } from './observability/logger';
 import { runKeysCommand } from './keys/keys-cli';
 import { openDatabase } from './db/database';

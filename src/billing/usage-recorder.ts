@@ -1,4 +1,4 @@
-import { inSpan, startChildSpan } from '../observability/tracing';
+import { inSpan, type Tracing } from '../observability/tracing';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { PricingSource } from './pricing';
 import type { SpendGuard } from './spend-guard';
@@ -17,6 +17,8 @@ export class UsageRecorder {
     private readonly pricing: PricingSource,
     private readonly writer: UsageWriter,
     private readonly metrics: GatewayMetrics,
+    /** The gateway's tracer: a record's write is a span under its request's. */
+    private readonly tracing: Tracing,
     /** Holds before paid calls of accounts under spend control; without it nothing is held. */
     private readonly spend: SpendGuard | null = null,
   ) {}
@@ -73,7 +75,7 @@ export class UsageRecorder {
       ...(row.errorCode ? { 'error.type': row.errorCode } : {}),
     });
     // From the record's hand-over to its commit (group-committed with others, or spooled).
-    const span = startChildSpan(input.span, 'usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } });
+    const span = this.tracing.childSpan(input.span, 'usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } });
     return inSpan(span, () => this.writer.write(row));
   }
 }

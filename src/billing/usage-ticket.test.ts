@@ -5,6 +5,7 @@ import { loadGatewayConfig } from '../config/load-config';
 import { openDatabase, type Database } from '../db/database';
 import { silentLogger } from '../observability/logger';
 import { GatewayMetrics } from '../observability/metrics';
+import { Tracing } from '../observability/tracing';
 import { PriceTable } from './price-table';
 import { UsageRecorder } from './usage-recorder';
 import { UsageSpool } from './usage-spool';
@@ -26,7 +27,7 @@ describe('a usage ticket whose client left after the record was committed', () =
     dir = await freshPgliteDataDir();
     db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
     writer = new UsageWriter(db, new UsageSpool(path.join(dir, 'spool.jsonl')), silentLogger, new GatewayMetrics());
-    recorder = new UsageRecorder({ currentPricing: () => ({ prices: new PriceTable(loadGatewayConfig({}).config.models), version: 1 }) }, writer, new GatewayMetrics());
+    recorder = new UsageRecorder({ currentPricing: () => ({ prices: new PriceTable(loadGatewayConfig({}).config.models), version: 1 }) }, writer, new GatewayMetrics(), Tracing.off);
   });
   afterEach(async () => {
     await db.close();

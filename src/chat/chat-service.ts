@@ -1,5 +1,4 @@
 import type { Span } from '@opentelemetry/api';
-import { tracingRecordsContent } from '../observability/tracing';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { EndpointType } from '../config/gateway-config-schema';
 import { Errors } from '../errors/errors';
@@ -10,7 +9,7 @@ import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import type { RequestContext } from '../model-call/request-context';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
 import { relayStream } from '../model-call/stream-relay';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import type { ChatAdapter, ChatCall, ChatStreamEvent, UpstreamChatRequest } from '../providers/chat-adapter';
 import { chatRequestSchema, type ChatRequest } from '../providers/chat-request';
 import type { ChatCompletion, ChatCompletionChunk } from '../providers/chat-types';
@@ -47,7 +46,7 @@ interface PreparedCandidate extends Candidate {
 export class ChatService {
   constructor(
     private readonly catalog: Catalog,
-    private readonly metrics: GatewayMetrics,
+    private readonly routing: Routing,
   ) {}
 
   /**
@@ -75,11 +74,11 @@ export class ChatService {
 
   async complete(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<ChatCompletion> {
     const { req, candidates } = this.prepare(ctx, raw, entry);
-    return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
+    return tryRoutes(ctx, this.routing, candidates, async (attempt) => {
       const { candidate } = attempt;
       const result = await adapterFor(candidate).complete(this.call(ctx, attempt));
       const completion = this.present(ctx, req, result.completion);
-      noteOnSpan(attempt.span, req, completion);
+      noteOnSpan(attempt.span, req, completion, this.routing.tracing.recordsContent);
       const reasoningText = completion.choices.map((c) => c.message.reasoning_content ?? '').join('');
       const reported = result.usage && withReasoningEstimate(result.usage, reasoningText);
       const usage = reported
@@ -99,7 +98,7 @@ export class ChatService {
   async stream(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<AsyncGenerator<ChatCompletionChunk>> {
     const { req, candidates } = this.prepare(ctx, raw, entry);
     if (!req.stream) throw new GatewayError('invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
-    return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
+    return tryRoutes(ctx, this.routing, candidates, async (attempt) => {
       const upstream = adapterFor(attempt.candidate).stream(this.call(ctx, attempt));
       const first = await upstream.next();
       return this.relay(ctx, req, attempt, upstream, first);
@@ -119,7 +118,7 @@ export class ChatService {
     let usageIsPartial = false;
     let outputText = '';
     let reasoningText = '';
-    return relayStream(ctx, this.metrics, attempt, upstream, first, {
+    return relayStream(ctx, this.routing.metrics, attempt, upstream, first, {
       forward: (event) => {
         if (event.type === 'usage') {
           providerUsage = event.usage;
@@ -199,10 +198,10 @@ export function completionId(requestId: string): string {
  * reasons, and the prompt and completion only when the operator opted in
  * (GATEWAY_TRACE_CONTENT=true).
  */
-function noteOnSpan(span: Span | undefined, req: ChatRequest, completion: ChatCompletion): void {
+function noteOnSpan(span: Span | undefined, req: ChatRequest, completion: ChatCompletion, recordContent: boolean): void {
   if (!span) return;
   span.setAttribute('gen_ai.response.finish_reasons', completion.choices.map((c) => c.finish_reason ?? 'unknown'));
-  if (tracingRecordsContent()) {
+  if (recordContent) {
     span.setAttribute('gen_ai.input.messages', JSON.stringify(req.messages));
     span.setAttribute('gen_ai.output.messages', JSON.stringify(completion.choices.map((c) => c.message)));
   }

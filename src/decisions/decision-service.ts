@@ -5,7 +5,7 @@ import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import type { RequestContext } from '../model-call/request-context';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import { chatRequestSchema, type ChatRequest } from '../providers/chat-request';
 import { answersSchema, ANSWERS_SCHEMA_NAME } from './answer-schema';
 import { readAnswers, type DecisionAnswer } from './decision-answers';
@@ -51,7 +51,7 @@ export class DecisionService {
   constructor(
     private readonly catalog: Catalog,
     private readonly generator: QuestionGenerator,
-    private readonly metrics: GatewayMetrics,
+    private readonly routing: Routing,
     private readonly timeLimits: DecisionTimeLimits = DECISION_TIME_LIMITS,
   ) {}
 
@@ -89,7 +89,7 @@ export class DecisionService {
     const record: DecisionStage = { stage: 'evaluation', prompt_version: EVALUATION_PROMPT_VERSION, linked_request_id: generation?.requestId ?? null, questions: explicit ? 'explicit' : 'generated' };
     const attempts = candidates.length >= EVALUATION_ATTEMPTS ? candidates.slice(0, EVALUATION_ATTEMPTS) : [candidates[0]!, candidates[0]!];
     try {
-      return await Deadline.run(this.timeLimits.evaluationMs, [deadline.signal], (evaluationDeadline) => tryRoutes(ctx, this.metrics, attempts, async (attempt) => {
+      return await Deadline.run(this.timeLimits.evaluationMs, [deadline.signal], (evaluationDeadline) => tryRoutes(ctx, this.routing, attempts, async (attempt) => {
         const request = evaluationRequest(req, questions, images, attempt.candidate);
         const structured = await completeStructured(ctx, attempt, request, evaluationDeadline, `The decision model "${model.id}"`);
         const answers = readAnswers(structured.content, structured.logprobs, questions);

@@ -12,7 +12,7 @@ import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import type { RateLimits } from '../limits/rate-limits';
 import type { Logger } from '../observability/logger';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import { chatRequestSchema } from '../providers/chat-request';
 import { parseJsonOrUndefined } from '../providers/parse-json';
 import type { DecisionImage } from './decision-images';
@@ -51,7 +51,7 @@ export interface QuestionGeneratorDeps {
   recorder: UsageRecorder;
   ledger: Ledger;
   rateLimits: RateLimits;
-  metrics: GatewayMetrics;
+  routing: Routing;
   logger: Logger;
   /** Its `generationMs` is the most a generation may take. */
   timeLimits?: DecisionTimeLimits;
@@ -93,7 +93,7 @@ export class QuestionGenerator {
     let answer;
     try {
       answer = await Deadline.run((this.deps.timeLimits ?? DECISION_TIME_LIMITS).generationMs, [input.deadline], (deadline) =>
-        tryRoutes(gen, this.deps.metrics, candidates, async (attempt) => {
+        tryRoutes(gen, this.deps.routing, candidates, async (attempt) => {
           const structured = await completeStructured(gen, attempt, request, deadline, `The question generator "${generator.id}"`);
           await gen.ticket.settle({ ...settlementOf(attempt, { statusCode: 200, usage: structured.usage, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }), decision: record });
           return structured;

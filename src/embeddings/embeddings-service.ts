@@ -5,7 +5,7 @@ import { endUserIdentity } from '../keys/end-user-identity';
 import type { RequestContext } from '../model-call/request-context';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import type { EmbeddingsResult } from '../providers/openai/openai-embeddings';
 import type { ModelConfig } from '../config/gateway-config-schema';
 import { embeddingsRequestSchema, type EmbeddingsRequest } from './embeddings-request-schema';
@@ -20,7 +20,7 @@ export const EMBEDDINGS_ENDPOINT = '/v1/embeddings';
 export class EmbeddingsService {
   constructor(
     private readonly catalog: Catalog,
-    private readonly metrics: GatewayMetrics,
+    private readonly routing: Routing,
   ) {}
 
   async create(ctx: RequestContext, raw: unknown): Promise<EmbeddingsResult['body']> {
@@ -29,7 +29,7 @@ export class EmbeddingsService {
     if (req.user) req.user = endUserIdentity(ctx.principal, req.user);
     const candidates = this.catalog.resolve(req.model, ctx.principal, 'embeddings', EMBEDDINGS_ENDPOINT);
     const inputs = Array.isArray(req.input) && (typeof req.input[0] === 'string' || Array.isArray(req.input[0])) ? req.input.length : 1;
-    return tryRoutes(ctx, this.metrics, candidates, async (attempt) => {
+    return tryRoutes(ctx, this.routing, candidates, async (attempt) => {
       const { model, route } = attempt.candidate;
       const spec = model.config.embedding!;
       if (inputs > spec.max_inputs) throw new GatewayError('invalid_parameter', `"input" has ${inputs} items; "${model.id}" takes at most ${spec.max_inputs} per request.`, { param: 'input' });

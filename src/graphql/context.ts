@@ -15,7 +15,11 @@ import type { OpenStreams } from './open-streams';
 import { OperationLoaders } from './operation-loaders';
 import type { TaskUpdateBus } from './task-update-bus';
 
-/** The capability services GraphQL resolves with: the same ones the REST routes call. */
+/**
+ * What GraphQL needs of the gateway's services: the same ones the REST
+ * routes call. GraphQL declares this slice; the composition root's
+ * services (gateway/services.ts) satisfy it, and are not shaped by it.
+ */
 export interface GraphqlServices {
   catalog: Catalog;
   keys: KeyStore;

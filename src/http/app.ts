@@ -9,11 +9,14 @@ import { requestPath, type Middleware } from './http-types';
 import { requestId } from './request-id';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
+import type { Tracing } from '../observability/tracing';
 import type { OverloadGuard } from './overload-guard';
 
 export interface AppParts {
   logger: Logger;
   metrics: GatewayMetrics;
+  /** The gateway's tracer: a server span per request while traces are on. */
+  tracing: Tracing;
   guard: OverloadGuard;
   logRequests: boolean;
   /** Routers that need no API key (health, metrics, admin with its own token). */
@@ -48,5 +51,5 @@ export function buildRequestListener(parts: AppParts): RequestListener {
   for (const router of parts.authenticated) app.use(router);
   app.use((req, _res, next) => next(Errors.notFound(req.method, requestPath(req))));
   app.use(onError);
-  return tracedListener(directRoutes(parts.direct, [requestId, log, parts.guard.middleware, parts.requireApiKey], onError, app));
+  return tracedListener(directRoutes(parts.direct, [requestId, log, parts.guard.middleware, parts.requireApiKey], onError, app), parts.tracing);
 }

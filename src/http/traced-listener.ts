@@ -1,6 +1,6 @@
 import type { RequestListener, ServerResponse } from 'node:http';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { startServerSpan, tracingOn } from '../observability/tracing';
+import type { Tracing } from '../observability/tracing';
 import { requestPath, type HttpResponse } from './http-types';
 import { locals } from './request-locals';
 
@@ -13,17 +13,17 @@ export function requestSpan(res: ServerResponse): Span | undefined {
 }
 
 /**
- * One server span per request while traces are on: the client's
+ * One server span per request while the gateway's traces are on: the client's
  * `traceparent` is continued, and the span is handed on explicitly (the
  * request context, the usage ticket, the access log) to what the request
  * does (upstream attempts, the usage record). It ends when the response
  * does, named by the matched route, with the status and the gateway's
  * request id. While traces are off this is the listener itself.
  */
-export function tracedListener(listener: RequestListener): RequestListener {
-  if (!tracingOn()) return listener;
+export function tracedListener(listener: RequestListener, tracing: Tracing): RequestListener {
+  if (!tracing.on) return listener;
   return (req, res) => {
-    const span = startServerSpan(req.method ?? 'HTTP', {
+    const span = tracing.serverSpan(req.method ?? 'HTTP', {
       attributes: { 'http.request.method': req.method ?? '', 'url.path': requestPath(req) },
     }, req.headers)!;
     spans.set(res, span);

@@ -17,47 +17,39 @@ interface ChannelState {
  * so that requests with another route stop paying for its failures first.
  * A request whose routes are all cooling still tries them (the first one
  * to answer ends the cool-down), so nobody is refused for it. State is
- * kept per resolved provider channel, so each gateway instance and catalog
- * revision has its own.
+ * kept per resolved provider channel (a catalog revision resolves its
+ * own), in an object each gateway makes for itself.
  */
-let channels = new WeakMap<object, ChannelState>();
+export class ChannelHealth {
+  private readonly channels = new WeakMap<object, ChannelState>();
 
-function stateOf(channel: object): ChannelState {
-  let state = channels.get(channel);
-  if (!state) channels.set(channel, (state = { failures: 0, coolingUntil: 0 }));
-  return state;
-}
-
-export function isCooling(channel: object, now = Date.now()): boolean {
-  return (channels.get(channel)?.coolingUntil ?? 0) > now;
-}
-
-/** The candidates with those on cooling channels moved to the end (in their order); the same array when none is cooling. */
-export function coolingLast<C extends { route: { provider: object } }>(candidates: C[], now = Date.now()): C[] {
-  if (!candidates.some((c) => isCooling(c.route.provider, now))) return candidates;
-  return [...candidates.filter((c) => !isCooling(c.route.provider, now)), ...candidates.filter((c) => isCooling(c.route.provider, now))];
-}
-
-/** Counts an attempt's failure against its channel; true when this failure started a cool-down. */
-export function noteChannelFailure(channel: object, err: unknown, now = Date.now()): boolean {
-  if (!(err instanceof UpstreamError) || !err.details.retryable) return false;
-  const state = stateOf(channel);
-  state.failures++;
-  if (state.failures < COOL_DOWN_AFTER_FAILURES || state.coolingUntil > now) return false;
-  state.coolingUntil = now + COOL_DOWN_MS;
-  return true;
-}
-
-/** An answer from the channel: its count starts over and any cool-down ends. */
-export function noteChannelAnswer(channel: object): void {
-  const state = channels.get(channel);
-  if (state) {
-    state.failures = 0;
-    state.coolingUntil = 0;
+  isCooling(channel: object, now = Date.now()): boolean {
+    return (this.channels.get(channel)?.coolingUntil ?? 0) > now;
   }
-}
 
-/** For tests: every channel fresh. */
-export function resetChannelHealth(): void {
-  channels = new WeakMap();
+  /** The candidates with those on cooling channels moved to the end (in their order); the same array when none is cooling. */
+  coolingLast<C extends { route: { provider: object } }>(candidates: C[], now = Date.now()): C[] {
+    if (!candidates.some((c) => this.isCooling(c.route.provider, now))) return candidates;
+    return [...candidates.filter((c) => !this.isCooling(c.route.provider, now)), ...candidates.filter((c) => this.isCooling(c.route.provider, now))];
+  }
+
+  /** Counts an attempt's failure against its channel; true when this failure started a cool-down. */
+  noteFailure(channel: object, err: unknown, now = Date.now()): boolean {
+    if (!(err instanceof UpstreamError) || !err.details.retryable) return false;
+    let state = this.channels.get(channel);
+    if (!state) this.channels.set(channel, (state = { failures: 0, coolingUntil: 0 }));
+    state.failures++;
+    if (state.failures < COOL_DOWN_AFTER_FAILURES || state.coolingUntil > now) return false;
+    state.coolingUntil = now + COOL_DOWN_MS;
+    return true;
+  }
+
+  /** An answer from the channel: its count starts over and any cool-down ends. */
+  noteAnswer(channel: object): void {
+    const state = this.channels.get(channel);
+    if (state) {
+      state.failures = 0;
+      state.coolingUntil = 0;
+    }
+  }
 }

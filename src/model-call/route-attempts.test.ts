@@ -6,8 +6,8 @@ import { GatewayMetrics, valueOf } from '../observability/metrics';
 import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
 import type { RequestContext } from './request-context';
-import { resetChannelHealth } from './channel-health';
-import { resetRetryBudget } from './retry-policy';
+import { Tracing } from '../observability/tracing';
+import { newRouting, type Routing } from './routing';
 import { tryRoutes } from './route-attempts';
 
 function candidate(provider: string): Candidate {
@@ -30,15 +30,13 @@ const final = (status = 400) => new UpstreamError('bad request', { status, retry
 const routes = [candidate('a'), candidate('b'), candidate('c')];
 
 describe('tryRoutes: routing with fallback and its settlement', () => {
-  beforeEach(() => {
-    resetChannelHealth();
-    resetRetryBudget();
-  });
+  /** Each test's own routing state (channel health, retry budgets), as each gateway has its own. */
+  const routing = (metrics = new GatewayMetrics()): Routing => newRouting(metrics, Tracing.off);
 
   it('answers from the first route that answers, and settles nothing itself', async () => {
     const { ctx, settled } = context();
     const tried: string[] = [];
-    const answer = await tryRoutes(ctx, new GatewayMetrics(), routes, async ({ candidate: c, number }) => {
+    const answer = await tryRoutes(ctx, routing(), routes, async ({ candidate: c, number }) => {
       tried.push(`${c.route.provider.name}#${number}`);
       if (c.route.provider.name === 'a') throw retryable();
       return 'ok';
@@ -51,7 +49,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
   it('counts each upstream failure and each fallback by provider', async () => {
     const { ctx } = context();
     const metrics = new GatewayMetrics();
-    await tryRoutes(ctx, metrics, routes, async ({ number }) => {
+    await tryRoutes(ctx, routing(metrics), routes, async ({ number }) => {
       if (number < 3) throw retryable(529);
       return 'ok';
     });
@@ -62,7 +60,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
 
   it('stops at a failure that is not retryable, settles it uncharged naming the route, and throws the gateway error', async () => {
     const { ctx, settled } = context();
-    const failure = tryRoutes(ctx, new GatewayMetrics(), routes, async () => {
+    const failure = tryRoutes(ctx, routing(), routes, async () => {
       throw final();
     });
     await expect(failure).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
@@ -79,7 +77,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
     const { ctx, settled } = context();
     const tried: string[] = [];
     const metrics = new GatewayMetrics();
-    await expect(tryRoutes(ctx, metrics, routes, async ({ candidate: c, number }) => {
+    await expect(tryRoutes(ctx, routing(metrics), routes, async ({ candidate: c, number }) => {
       tried.push(`${c.route.provider.name}#${number}`);
       throw retryable();
     }, { wasStreaming: true })).rejects.toMatchObject({ code: 'upstream_overloaded', status: 503 });
@@ -91,7 +89,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
   it('retries the last route once after a failure that may pass, and answers from the retry', async () => {
     const { ctx } = context();
     let calls = 0;
-    const answer = await tryRoutes(ctx, new GatewayMetrics(), [candidate('solo')], async () => {
+    const answer = await tryRoutes(ctx, routing(), [candidate('solo')], async () => {
       if (++calls === 1) throw retryable(429);
       return 'ok';
     });
@@ -106,7 +104,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
     ] as const) {
       const { ctx } = context();
       let calls = 0;
-      await expect(tryRoutes(ctx, new GatewayMetrics(), [candidate('solo')], async () => {
+      await expect(tryRoutes(ctx, routing(), [candidate('solo')], async () => {
         calls++;
         throw err;
       }, options)).rejects.toBeDefined();
@@ -117,10 +115,11 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
   it('tries a provider channel that keeps failing after the others, and an answer from it ends its cool-down', async () => {
     const flaky = candidate('flaky');
     const steady = candidate('steady');
+    const gateway = routing();
     const order = async (answering: string) => {
       const { ctx } = context();
       const tried: string[] = [];
-      await tryRoutes(ctx, new GatewayMetrics(), [flaky, steady], async ({ candidate: c }) => {
+      await tryRoutes(ctx, gateway, [flaky, steady], async ({ candidate: c }) => {
         tried.push(c.route.provider.name);
         if (c.route.provider.name !== answering) throw retryable();
         return 'ok';
@@ -137,7 +136,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
 
   it('skips a route whose protocol cannot express the request, but reports an earlier upstream failure over it', async () => {
     const { ctx } = context();
-    const failure = tryRoutes(ctx, new GatewayMetrics(), routes.slice(0, 2), async ({ number }) => {
+    const failure = tryRoutes(ctx, routing(), routes.slice(0, 2), async ({ number }) => {
       if (number === 1) throw retryable(502);
       throw new UnsupportedParameterError('top_k', 'not here');
     });
@@ -146,7 +145,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
 
   it('reports the parameter when no route can express the request', async () => {
     const { ctx } = context();
-    const failure = tryRoutes(ctx, new GatewayMetrics(), routes, async () => {
+    const failure = tryRoutes(ctx, routing(), routes, async () => {
       throw new UnsupportedParameterError('top_k', 'not here');
     });
     await expect(failure).rejects.toMatchObject({ code: 'unsupported_parameter', options: { param: 'top_k' } });
@@ -156,7 +155,7 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
     const { ctx, settled } = context(true);
     const tried: number[] = [];
     const cause = retryable();
-    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async ({ number }) => { tried.push(number); throw cause; })).rejects.toBe(cause);
+    await expect(tryRoutes(ctx, routing(), routes, async ({ number }) => { tried.push(number); throw cause; })).rejects.toBe(cause);
     expect(tried).toEqual([1]);
     expect(settled).toEqual([expect.objectContaining({ statusCode: 499, errorCode: 'client_closed_request', charge: false })]);
   });
@@ -164,14 +163,14 @@ describe('tryRoutes: routing with fallback and its settlement', () => {
   it('lets the capability reword the final error', async () => {
     const { ctx, settled } = context();
     const explained = new GatewayError('invalid_prompt', 'flagged');
-    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async () => { throw final(); }, { explain: () => explained })).rejects.toBe(explained);
+    await expect(tryRoutes(ctx, routing(), routes, async () => { throw final(); }, { explain: () => explained })).rejects.toBe(explained);
     expect(settled[0]).toMatchObject({ statusCode: 400, errorCode: 'invalid_prompt' });
   });
 
   it('throws a bug as it is, unsettled, for the door to record as an internal error', async () => {
     const { ctx, settled } = context();
     const bug = new TypeError('undefined is not a function');
-    await expect(tryRoutes(ctx, new GatewayMetrics(), routes, async () => { throw bug; })).rejects.toBe(bug);
+    await expect(tryRoutes(ctx, routing(), routes, async () => { throw bug; })).rejects.toBe(bug);
     expect(settled).toEqual([]);
   });
 });

@@ -3,17 +3,17 @@ import type { MeasuredUsage } from '../billing/usage-record';
 import type { Settlement } from '../billing/usage-ticket';
 import type { Candidate } from '../catalog/catalog';
 import type { GatewayError } from '../errors/gateway-error';
-import type { GatewayMetrics } from '../observability/metrics';
 import { UnsupportedParameterError } from '../providers/unsupported-parameter';
 import { UpstreamError } from '../providers/upstream-error';
 import { pricedRoutes } from './call-spend-estimate';
+import type { GatewayMetrics } from '../observability/metrics';
 import type { RequestContext } from './request-context';
 import { toGatewayError } from './to-gateway-error';
-import { coolingLast, COOL_DOWN_MS, noteChannelAnswer, noteChannelFailure } from './channel-health';
-import { earnRetryBudget, retryDelayMs } from './retry-policy';
+import { COOL_DOWN_MS } from './channel-health';
+import type { Routing } from './routing';
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiOperation, genAiProvider } from '../observability/gen-ai-names';
-import { inSpan, startChildSpan } from '../observability/tracing';
+import { inSpan } from '../observability/tracing';
 
 /** Client disconnected before the answer was complete (nginx's convention). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -80,7 +80,8 @@ export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
 /**
  * Routing with fallback, for every capability: places the call's hold
  * (accounts under spend control), then tries the candidates in order until
- * one answers, routes on cooling provider channels last (channel-health.ts).
+ * one answers, routes on cooling provider channels last (channel-health.ts;
+ * the gateway's `routing` keeps each channel's health and retry budget).
  * A failure before any byte reached the client moves to the next route when it is worth it (an upstream failure marked
  * retryable, or a route whose protocol cannot express the request); the last
  * failure settles the usage record (uncharged, naming the route that failed)
@@ -89,14 +90,14 @@ export interface RouteAttemptOptions<C extends RouteCandidate = Candidate> {
  */
 export async function tryRoutes<C extends Candidate, T>(
   ctx: RequestContext,
-  metrics: GatewayMetrics,
+  routing: Routing,
   candidates: C[],
   run: (attempt: RouteAttempt<C>) => Promise<T>,
   options: RouteAttemptOptions<C> = {},
 ): Promise<T> {
   // A hold placed already (Responses places its own before reading any file) is not estimated again: that would serialize the inlined files.
   if (options.spend && ctx.principal.spendControlled && ctx.ticket.holdId === null) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
-  return attemptRoutes(ctx, metrics, coolingLast(candidates), run, options);
+  return attemptRoutes(ctx, routing, routing.health.coolingLast(candidates), run, options);
 }
 
 /**
@@ -108,29 +109,31 @@ export async function tryRoutes<C extends Candidate, T>(
  */
 export async function attemptRoutes<C extends RouteCandidate, T>(
   ctx: RequestContext,
-  metrics: GatewayMetrics,
+  routing: Routing,
   candidates: C[],
   run: (attempt: RouteAttempt<C>) => Promise<T>,
   options: Omit<RouteAttemptOptions<C>, 'spend'> = {},
 ): Promise<T> {
+  const { metrics, health, retries } = routing;
   let earlier: unknown;
   // Non-streamed calls resolve with the whole answer; streamed ones with their first event.
   const latency = options.wasStreaming ? metrics.upstreamTimeToFirstToken : metrics.upstreamDuration;
-  earnRetryBudget();
   let number = 0;
   for (const [i, candidate] of candidates.entries()) {
     const channel = candidate.route.provider;
+    // Each call to a channel earns its share of the channel's retry budget.
+    retries.earn(channel);
     for (let retry = 0; ; retry++) {
       number++;
-      const attempt: RouteAttempt<C> = { candidate, number, span: ctx.span && attemptSpan(ctx, candidate, number) };
+      const attempt: RouteAttempt<C> = { candidate, number, span: ctx.span && attemptSpan(routing, ctx, candidate, number) };
       const started = performance.now();
       try {
         const answer = await inSpan(attempt.span, () => run(attempt));
         latency.observe({ provider: channel.name, model: candidate.model.id }, (performance.now() - started) / 1000);
-        noteChannelAnswer(channel);
+        health.noteAnswer(channel);
         return answer;
       } catch (err) {
-        if (!ctx.signal.aborted) noteFailure(ctx, metrics, candidate, err);
+        if (!ctx.signal.aborted) noteFailure(ctx, routing, candidate, err);
         const mayMove = fallsBack(err, ctx) && (options.mayFallBack?.(err) ?? true);
         if (mayMove && i < candidates.length - 1) {
           if (err instanceof UpstreamError) {
@@ -141,8 +144,8 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
           earlier = mostTelling(earlier, err);
           break;
         }
-        // The last route: once more after a jittered pause, when the failure may pass and the retry budget allows.
-        const delay = mayMove && options.retryLastRoute !== false ? retryDelayMs(err, retry + 1) : undefined;
+        // The last route: once more after a jittered pause, when the failure may pass and the channel's retry budget allows.
+        const delay = mayMove && options.retryLastRoute !== false ? retries.retryDelayMs(channel, err, retry + 1) : undefined;
         if (delay !== undefined && (await pause(delay, ctx.signal))) {
           metrics.upstreamRetries.inc({ provider: channel.name });
           ctx.logger.warn('upstream failed before the first byte; trying the route again', { provider: channel.name, reason: (err as Error).message, delay_ms: Math.round(delay) });
@@ -158,10 +161,10 @@ export async function attemptRoutes<C extends RouteCandidate, T>(
 }
 
 /** An attempt's failure, counted by provider and status and against its channel (which may start a cool-down). */
-function noteFailure(ctx: RequestContext, metrics: GatewayMetrics, candidate: RouteCandidate, err: unknown): void {
+function noteFailure(ctx: RequestContext, { metrics, health }: Routing, candidate: RouteCandidate, err: unknown): void {
   countUpstreamError(metrics, candidate, err);
   const channel = candidate.route.provider;
-  if (!noteChannelFailure(channel, err)) return;
+  if (!health.noteFailure(channel, err)) return;
   metrics.channelCoolDowns.inc({ provider: channel.name });
   ctx.logger.warn('provider channel keeps failing; it is tried last for a while', { provider: channel.name, cool_down_ms: COOL_DOWN_MS });
 }
@@ -187,9 +190,9 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
  * conventions: operation, provider, requested and upstream model); a failure
  * is recorded on it. For a stream it covers the call until the first event.
  */
-function attemptSpan(ctx: RequestContext, { route, model }: RouteCandidate, number: number): Span | undefined {
+function attemptSpan(routing: Routing, ctx: RequestContext, { route, model }: RouteCandidate, number: number): Span | undefined {
   const operation = genAiOperation(ctx.ticket.endpoint);
-  return startChildSpan(ctx.span, `${operation} ${model.id}`, {
+  return routing.tracing.childSpan(ctx.span, `${operation} ${model.id}`, {
     kind: SpanKind.CLIENT,
     attributes: {
       'gen_ai.operation.name': operation,

@@ -1,19 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type SpanOptions, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-
-/**
- * OpenTelemetry traces, exported over OTLP/HTTP: off unless
- * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
- * is set, or `GATEWAY_TRACES=true` (the exporter's default address then);
- * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` keep them off.
- * The standard `OTEL_*` variables (service name, headers, sampler) work as
- * the SDK reads them. While traces are off nothing is started and the
- * request path checks one boolean.
- */
-let provider: NodeTracerProvider | undefined;
-let activeTracer: Tracer | undefined;
-let recordContent = false;
 
 const TRACER_NAME = 'model-gateway';
 
@@ -40,60 +27,93 @@ export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings {
 }
 
 /**
- * Starts exporting spans (once per process): a tracer provider with a
- * batching OTLP/HTTP exporter and the W3C trace-context propagator, so that
- * a client's `traceparent` is continued and passed on upstream. No context
- * manager is registered: spans are handed from the request to its attempts
- * and record write explicitly (the request context, the attempt, the usage
- * ticket), which spares every promise of the process the cost of
- * AsyncLocalStorage's hooks.
+ * OpenTelemetry traces of one gateway, exported over OTLP/HTTP: off unless
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
+ * is set, or `GATEWAY_TRACES=true` (the exporter's default address then);
+ * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` keep them off.
+ * The standard `OTEL_*` variables (service name, headers, sampler) work as
+ * the SDK reads them. While traces are off nothing is started and the
+ * request path checks one boolean.
+ *
+ * Each gateway makes its own (the composition root) and hands it to what
+ * traces: the request listener, routing, the usage recorder, the video
+ * service. Nothing is registered with OpenTelemetry's globals (tracer
+ * provider, propagator, context manager): no third-party instrumentation
+ * runs in the gateway, so two gateways in one process trace apart. Spans
+ * are handed from the request to its attempts and record write explicitly
+ * (the request context, the attempt, the usage ticket), which also spares
+ * every promise of the process the cost of AsyncLocalStorage's hooks.
  */
-export function startTracing(settings: TracingSettings, serviceVersion: string): void {
-  recordContent = settings.recordContent;
-  if (!settings.enabled || provider) return;
-  // Loaded only when traces are on: the SDK and its exporter take about 17 MB of memory a gateway without traces need not hold.
-  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(settings.url ? { url: settings.url } : {}))],
-  });
-  provider.register({ contextManager: null });
-  activeTracer = provider.getTracer(TRACER_NAME, serviceVersion);
+export class Tracing {
+  /** Traces off: no spans, nothing to flush. */
+  static readonly off = new Tracing(undefined, undefined, false);
+
+  private constructor(
+    private readonly provider: NodeTracerProvider | undefined,
+    private readonly tracer: Tracer | undefined,
+    /** Whether prompt and completion content may be recorded on spans (the operator opted in). */
+    readonly recordsContent: boolean,
+  ) {}
+
+  /** A tracer provider with a batching OTLP/HTTP exporter when the settings turn traces on; `Tracing.off` otherwise. */
+  static start(settings: TracingSettings, serviceVersion: string): Tracing {
+    if (!settings.enabled) return Tracing.off;
+    // Loaded only when traces are on: the SDK and its exporter take about 17 MB of memory a gateway without traces need not hold.
+    const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+    const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+    const provider = new NodeTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
+      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(settings.url ? { url: settings.url } : {}))],
+    });
+    return new Tracing(provider, provider.getTracer(TRACER_NAME, serviceVersion), settings.recordContent);
+  }
+
+  /** Whether spans are being made: the hot path's one check. */
+  get on(): boolean {
+    return this.tracer !== undefined;
+  }
+
+  /** A request's server span, continuing the trace of the `traceparent` in its headers; none while traces are off. */
+  serverSpan(name: string, options: SpanOptions, headers: IncomingHttpHeaders): Span | undefined {
+    if (!this.tracer) return undefined;
+    return this.tracer.startSpan(name, { ...options, kind: SpanKind.SERVER }, traceContext().extract(ROOT_CONTEXT, headers, defaultTextMapGetter));
+  }
+
+  /** A child of `parent` (a request's span, an attempt's); none while traces are off or without a parent. */
+  childSpan(parent: Span | undefined, name: string, options: SpanOptions): Span | undefined {
+    if (!this.tracer || !parent) return undefined;
+    return this.tracer.startSpan(name, options, trace.setSpan(ROOT_CONTEXT, parent));
+  }
+
+  /** A span that starts a trace of its own (work outside any request, such as the video poller's); none while traces are off. */
+  rootSpan(name: string, options: SpanOptions): Span | undefined {
+    return this.tracer?.startSpan(name, { ...options, root: true });
+  }
+
+  /** Sends the spans not exported yet (in tests). */
+  async flush(): Promise<void> {
+    await this.provider?.forceFlush();
+  }
+
+  /** Sends the spans not exported yet and stops the exporter (at shutdown). */
+  async close(): Promise<void> {
+    await this.provider?.shutdown();
+  }
 }
 
-/** Sends the spans not exported yet (at shutdown, and in tests). */
-export async function flushTraces(): Promise<void> {
-  await provider?.forceFlush();
-}
-
-/** Whether spans are being made: the hot path's one check. */
-export function tracingOn(): boolean {
-  return activeTracer !== undefined;
-}
-
-/** Whether prompt and completion content may be recorded on spans (the operator opted in). */
-export function tracingRecordsContent(): boolean {
-  return activeTracer !== undefined && recordContent;
-}
-
-/** A request's server span, continuing the trace of the `traceparent` in its headers; none while traces are off. */
-export function startServerSpan(name: string, options: SpanOptions, headers: IncomingHttpHeaders): Span | undefined {
-  if (!activeTracer) return undefined;
-  return activeTracer.startSpan(name, { ...options, kind: SpanKind.SERVER }, propagation.extract(ROOT_CONTEXT, headers));
-}
-
-/** A child of `parent` (a request's span, an attempt's); none while traces are off or without a parent. */
-export function startChildSpan(parent: Span | undefined, name: string, options: SpanOptions): Span | undefined {
-  if (!activeTracer || !parent) return undefined;
-  return activeTracer.startSpan(name, options, trace.setSpan(ROOT_CONTEXT, parent));
-}
-
-/** A span that starts a trace of its own (work outside any request, such as the video poller's); none while traces are off. */
-export function startRootSpan(name: string, options: SpanOptions): Span | undefined {
-  return activeTracer?.startSpan(name, { ...options, root: true });
+/**
+ * The W3C trace-context propagator (`traceparent`, `tracestate`): it keeps
+ * no state, so one serves every gateway; loaded with the first span.
+ */
+let w3c: TextMapPropagator | undefined;
+function traceContext(): TextMapPropagator {
+  if (!w3c) {
+    const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+    w3c = new W3CTraceContextPropagator();
+  }
+  return w3c;
 }
 
 /**
@@ -118,7 +138,7 @@ async function endsWith<T>(span: Span, work: () => Promise<T>): Promise<T> {
 
 /** Adds the span's trace context (`traceparent`, `tracestate`) to outgoing headers: its trace continues upstream. */
 export function injectTraceHeaders(headers: Record<string, string | number | string[] | undefined>, span: Span | undefined): void {
-  if (span) propagation.inject(trace.setSpan(ROOT_CONTEXT, span), headers);
+  if (span) traceContext().inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
 }
 
 /** A span's ids for log lines: nothing without a span. */

@@ -9,7 +9,7 @@ import type { RequestContext } from '../model-call/request-context';
 import { pricedRoutes, spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes, type RouteAttempt } from '../model-call/route-attempts';
 import { relayStream } from '../model-call/stream-relay';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import { openaiResponsesAdapter, type ResponsesCall, type ResponsesStreamEvent } from '../providers/openai/openai-responses';
 import { StreamedStrings } from '../providers/streamed-json-body';
 import type { ProviderUsage } from '../providers/usage';
@@ -64,7 +64,7 @@ export class ResponsesService {
     private readonly catalog: Catalog,
     private readonly chat: ChatService,
     private readonly files: OwnedFiles,
-    private readonly metrics: GatewayMetrics,
+    private readonly routing: Routing,
     private readonly fileBytes: FileBytesBudget,
     /** The operator lets native upstreams store responses (`GATEWAY_RESPONSES_UPSTREAM_STORE`); otherwise `store` goes up false. */
     private readonly upstreamStore = false,
@@ -87,7 +87,7 @@ export class ResponsesService {
       const completion = await this.chat.complete(ctx, toChatRequest({ ...req, stream: false }), RESPONSES_ENTRY);
       return { body: toResponse(req, completion, id, createdAt), headers };
     }
-    const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
+    const body = await tryRoutes(ctx, this.routing, prepared.native, async (attempt) => {
       const result = await openaiResponsesAdapter.create(this.call(ctx, attempt, prepared, false));
       const response = present(result.response, id, req);
       const measured = result.usage ? measuredFromProvider(result.usage) : estimateResponsesUsage(req, outputTextOf(response), attempt.candidate.route.provider.type, prepared.streamed);
@@ -121,7 +121,7 @@ export class ResponsesService {
       const chunks = await this.chat.stream(ctx, toChatRequest({ ...req, stream: true }), RESPONSES_ENTRY);
       return { body: toResponseEvents(req, chunks, id, createdAt), headers };
     }
-    const body = await tryRoutes(ctx, this.metrics, prepared.native, async (attempt) => {
+    const body = await tryRoutes(ctx, this.routing, prepared.native, async (attempt) => {
       const upstream = openaiResponsesAdapter.stream(this.call(ctx, attempt, prepared, true));
       const first = await upstream.next();
       return this.relay(ctx, prepared, attempt, upstream, first, id);
@@ -191,7 +191,7 @@ export class ResponsesService {
     let outputText = '';
     // The tier the upstream last said it serves (its final response says which one did).
     let servedTier: unknown = tier;
-    return relayStream(ctx, this.metrics, attempt, upstream, first, {
+    return relayStream(ctx, this.routing.metrics, attempt, upstream, first, {
       forward: (event) => {
         if (event.type === 'usage') {
           providerUsage = event.usage;

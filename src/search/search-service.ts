@@ -7,7 +7,7 @@ import { parseRequest } from '../errors/parse-request';
 import { attemptRoutes, settlementOf, type RouteAttempt, type RouteCandidate } from '../model-call/route-attempts';
 import type { RequestContext } from '../model-call/request-context';
 import { toGatewayError } from '../model-call/to-gateway-error';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import type { ResolvedSearchBackend, SearchHit } from '../providers/search/search-adapter';
 import { searchAdapterFor } from '../providers/search/search-registry';
 import { UpstreamError } from '../providers/upstream-error';
@@ -54,7 +54,7 @@ export class SearchService {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly metrics: GatewayMetrics,
+    private readonly routing: Routing,
   ) {}
 
   async search(ctx: RequestContext, raw: unknown): Promise<SearchResponse> {
@@ -85,7 +85,7 @@ export class SearchService {
       decision_reason: plan.decisionReason,
     });
 
-    return attemptRoutes(ctx, this.metrics, candidates, async (attempt) => {
+    return attemptRoutes(ctx, this.routing, candidates, async (attempt) => {
       const { backend } = attempt.candidate;
       const answer = await this.callBackend(ctx, req, scope, backend, options.get(backend.id), attempt.span);
       const results = withinScope(answer.results, scope).slice(0, Math.min(req.max_results, backend.maxResults));

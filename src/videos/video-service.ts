@@ -1,6 +1,6 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiProvider } from '../observability/gen-ai-names';
-import { inSpan, startRootSpan } from '../observability/tracing';
+import { inSpan, type Tracing } from '../observability/tracing';
 import { createHash, randomUUID } from 'node:crypto';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { UsageWriter } from '../billing/usage-writer';
@@ -17,7 +17,7 @@ import { pricedRoutes } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import type { Logger } from '../observability/logger';
-import type { GatewayMetrics } from '../observability/metrics';
+import type { Routing } from '../model-call/routing';
 import { UpstreamError } from '../providers/upstream-error';
 import type { VideoAdapter, VideoCall, VideoContent, VideoPoll, VideoSubmission } from '../providers/video-adapter';
 import { videoAdapterFor } from '../providers/video-registry';
@@ -42,7 +42,8 @@ export interface VideoServiceDeps {
   catalog: Catalog;
   store: VideoTaskStore;
   events: TaskEvents;
-  metrics: GatewayMetrics;
+  /** Routing with fallback for submissions, and the metrics and tracer of this gateway. */
+  routing: Routing;
   logger: Logger;
   /** This process's lease owner name. */
   instanceId: string;
@@ -164,8 +165,8 @@ export class VideoService {
     const polling = candidate.model.config.video!.polling;
     let poll: VideoPoll;
     try {
-      this.deps.metrics.videoPolls.inc({ provider: task.provider });
-      const span = pollSpan(task, candidate);
+      this.deps.routing.metrics.videoPolls.inc({ provider: task.provider });
+      const span = pollSpan(this.deps.routing.tracing, task, candidate);
       poll = await Deadline.run(POLL_TIMEOUT_MS, [stop], (deadline) => inSpan(span, () => this.adapterOf(candidate).poll(this.call(candidate, deadline.signal, span), task.upstreamId!)));
     } catch (err) {
       if (stop?.aborted) return null; // shutting down: the lease runs out and another poller takes the task
@@ -230,7 +231,7 @@ export class VideoService {
     );
     if (updated) {
       if (!holdEnded) await this.endHoldAfterReplay(updated);
-      this.deps.metrics.videoTasksFinished.inc({ model: task.model, status });
+      this.deps.routing.metrics.videoTasksFinished.inc({ model: task.model, status });
       this.deps.events.publish(updated);
     }
     return updated;
@@ -317,7 +318,7 @@ export class VideoService {
     });
     let upstreamId: string;
     try {
-      upstreamId = await tryRoutes(ctx, this.deps.metrics, candidates, async (attempt) => {
+      upstreamId = await tryRoutes(ctx, this.deps.routing, candidates, async (attempt) => {
         const { candidate } = attempt;
         if (attempt.number > 1) {
           // The next route gets its own recovery window; a task the poller closed meanwhile is not submitted again.
@@ -357,7 +358,7 @@ export class VideoService {
       if (closed) await this.endHoldAfterReplay(closed);
       throw new GatewayError('submission_interrupted', 'The upstream took too long to accept the task; it was not charged. Submit it again.');
     }
-    this.deps.metrics.videoTasksSubmitted.inc({ model: task.model });
+    this.deps.routing.metrics.videoTasksSubmitted.inc({ model: task.model });
     this.deps.events.publish(queued);
     return queued;
   }
@@ -453,8 +454,8 @@ function openAIParams(caps: VideoCapabilities, raw: unknown, image?: UploadedIma
 }
 
 /** One upstream poll of a task, as a trace of its own while traces are on (the poller runs outside any request). */
-function pollSpan(task: VideoTask, candidate: Candidate): Span | undefined {
-  return startRootSpan(`poll ${task.model}`, {
+function pollSpan(tracing: Tracing, task: VideoTask, candidate: Candidate): Span | undefined {
+  return tracing.rootSpan(`poll ${task.model}`, {
     kind: SpanKind.CLIENT,
     attributes: {
       'gen_ai.operation.name': 'generate_content',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { readEnv } from '../../src/config/env';
 import { validateConfig } from '../../src/config/load-config';
-import { startGateway, type RunningGateway } from '../../src/gateway';
+import { startGateway, type RunningGateway } from '../../src/gateway/start';
 import { createLogger } from '../../src/observability/logger';
 import { TaskDocument, TasksDocument } from '../graphql/generated/graphql';
 import { graphqlHttp } from '../graphql/graphql-test-client';

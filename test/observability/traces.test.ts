@@ -1,60 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { flushTraces } from '../../src/observability/tracing';
 import { eventually } from '../support/eventually';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
-
-/** An OTLP/HTTP receiver in the test: it keeps the spans the exporter posts (OTLP JSON), decoded. */
-interface ReceivedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  status?: { code?: number };
-  attributes: Record<string, unknown>;
-  resource: Record<string, unknown>;
-}
-
-type OtlpValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: OtlpValue[] } };
-
-function valueOf(v: OtlpValue): unknown {
-  if (v.stringValue !== undefined) return v.stringValue;
-  if (v.intValue !== undefined) return Number(v.intValue);
-  if (v.doubleValue !== undefined) return v.doubleValue;
-  if (v.boolValue !== undefined) return v.boolValue;
-  if (v.arrayValue) return (v.arrayValue.values ?? []).map(valueOf);
-  return undefined;
-}
-
-const attributes = (list: Array<{ key: string; value: OtlpValue }> = []) => Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
-
-async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; contentTypes: string[]; server: Server }> {
-  const spans: ReceivedSpan[] = [];
-  const contentTypes: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      contentTypes.push(String(req.headers['content-type']));
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: Array<{ resource: { attributes: never }; scopeSpans: Array<{ spans: Array<ReceivedSpan & { attributes: never }> }> }> };
-      for (const rs of body.resourceSpans) {
-        for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, attributes: attributes(s.attributes), resource: attributes(rs.resource.attributes) });
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, contentTypes, server };
-}
 
 describe('OpenTelemetry traces over OTLP/HTTP', () => {
   let t: TestGateway;
   let key: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: OtlpReceiver;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startOtlpReceiver();
     t = await startTestGateway({ database: 'pglite', logLevel: 'info', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gateway-under-test', LOG_REQUESTS: 'true' } });
     key = await t.createKey({ name: 'traced' });
   });
@@ -73,7 +27,7 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     });
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-svc-request-id');
-    await flushTraces();
+    await t.gateway.services.tracing.flush();
     const ours = () => receiver.spans.filter((s) => s.traceId === traceId);
     await eventually(async () => ours().find((s) => s.name === 'POST /v1/chat/completions'), 'the request span');
     const server = ours().find((s) => s.name === 'POST /v1/chat/completions')!;
@@ -104,7 +58,7 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   it('starts a trace of its own without a traceparent, and keeps trace ids off log lines outside a request', async () => {
     const res = await fetch(`${t.baseURL}/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-3-small', input: 'hi' }) });
     const requestId = res.headers.get('x-svc-request-id');
-    await flushTraces();
+    await t.gateway.services.tracing.flush();
     await eventually(async () => receiver.spans.find((s) => s.attributes['gateway.request_id'] === requestId && s.name === 'POST /v1/embeddings'), 'the embeddings request span');
     const span = receiver.spans.find((s) => s.name === 'POST /v1/embeddings')!;
     expect(span.parentSpanId ?? '').toBe('');

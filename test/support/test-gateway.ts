@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { readEnv } from '../../src/config/env';
 import { loadGatewayConfig, validateConfig } from '../../src/config/load-config';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
-import { startGateway, type RunningGateway } from '../../src/gateway';
+import { startGateway, type RunningGateway } from '../../src/gateway/start';
 import { createLogger, type LogLevel } from '../../src/observability/logger';
 import { freshPgliteDataDir } from './pglite-template';
 import { createTestDatabase } from './postgres-database';

@@ -35,7 +35,8 @@ import { livenessRouter, opsRouter } from './observability/health-router';
 import { startOpsServer, type OpsServer } from './http/ops-server';
 import type { Logger } from './observability/logger';
 import { GatewayMetrics } from './observability/metrics';
-import { startSimulator, type SimulatorHandle } from './simulator/server';
+import type { SimulatorHandle } from '@model-gateway/simulator';
+import { startBuiltInSimulator } from './providers/built-in-simulator';
 import { UsageQueries } from './usage/usage-queries';
 import { usageRouter } from './usage/usage-router';
 import { SpendTotals } from './usage/spend-totals';
@@ -126,7 +127,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const migrations = await migrate(db);
   logger.info('database ready', { database: db.kind, migrations_applied: migrations.applied, ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}) });
 
-  const simulator = needsSimulator(config) ? await startSimulator({ port: env.SIMULATOR_PORT }) : undefined;
+  const simulator = needsSimulator(config) ? await startBuiltInSimulator(config, { port: env.SIMULATOR_PORT }) : undefined;
   const catalogSync = await CatalogSync.start(
     { db, logger, env: opts.rawEnv, simulatorUrl: simulator?.url, pollMs: db.kind === 'postgres' ? env.GATEWAY_CATALOG_POLL_MS : 0 },
     opts.loaded.document,

@@ -2,21 +2,41 @@
 # A small production image: build with dev dependencies, ship only the
 # compiled gateway, the built web console, its production dependencies and
 # the migrations, as a non-root user.
+#
+# The built-in simulator (the workspace package packages/simulator) stays
+# out unless asked for: `docker build --build-arg WITH_SIMULATOR=1 .` ships
+# it, so the image answers without provider keys (a demo). Without it, every
+# provider and search backend the gateway serves needs its API key (or a
+# GATEWAY_CONFIG naming only keyed ones); otherwise the start fails and says so.
 
 FROM node:20-bookworm-slim AS build
+ARG WITH_SIMULATOR=0
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/simulator/package.json ./packages/simulator/
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages/simulator/tsconfig.json ./packages/simulator/
+COPY packages/simulator/src ./packages/simulator/src
 COPY src ./src
 COPY console ./console
-# tsconfig.build.json compiles src/ without its *.test.ts files, then Vite
-# builds the console into console/dist; the benchmark (bench/) and the
-# recorded test fixtures (test/) are never copied in.
+# The build compiles the simulator package (the gateway's types need it),
+# then src/ without its *.test.ts files, then Vite builds the console into
+# console/dist; the benchmark (bench/) and the recorded test fixtures (test/)
+# are never copied in.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# npm keeps a workspace's link in a production prune, so the simulator is
+# left out here by hand: its link goes, and packages-shipped/ holds its
+# compiled files only when WITH_SIMULATOR=1.
+RUN mkdir -p packages-shipped \
+ && if [ "$WITH_SIMULATOR" = "1" ]; then \
+      mkdir packages-shipped/simulator && cp -r packages/simulator/package.json packages/simulator/dist packages-shipped/simulator/; \
+    else \
+      rm node_modules/@model-gateway/simulator; \
+    fi
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -25,12 +45,15 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
+# Empty unless WITH_SIMULATOR=1; node_modules/@model-gateway/simulator links here.
+COPY --from=build --chown=node:node /app/packages-shipped ./packages
 COPY --from=build --chown=node:node /app/dist ./dist
 # The console's built page and assets only (served at /console), not its sources.
 COPY --from=build --chown=node:node /app/console/dist ./console/dist
 COPY --from=build --chown=node:node /app/prisma/migrations ./prisma/migrations
-# No test fixtures: the built-in simulator answers with generated text; its
-# recorded-response replay (a test knob) finds no recordings here.
+# No test fixtures: the built-in simulator, when shipped, answers with
+# generated text; its recorded-response replay (a test knob) finds no
+# recordings here.
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

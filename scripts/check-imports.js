@@ -9,8 +9,13 @@
  *   - `providers/` importing anything but the foundation.
  * A top-level part missing from LAYERS is itself a failure: a new folder
  * takes its place in the table (and in ARCHITECTURE.md) when it is made.
+ * The packages beside the gateway (packages/<name>/) are reached from src/
+ * only through their public entry, by package name: no file of src/, tests
+ * included, imports a path into packages/ or a subpath of a package
+ * (`@model-gateway/simulator/...`); and a package's own sources import only
+ * their own files, Node's built-ins and the dependencies in its package.json.
  *
- * Usage: node scripts/check-imports.js [src-dir]. `npm test` runs it too.
+ * Usage: node scripts/check-imports.js [src-dir [packages-dir]]. `npm test` runs it too.
  */
 const { readdirSync, readFileSync, statSync } = require('node:fs');
 const path = require('node:path');
@@ -47,8 +52,6 @@ const LAYERS = {
   billing: 2,
   keys: 1,
   providers: 1,
-  // The built-in upstream: stands alone on the foundation.
-  simulator: 1,
   // Foundation.
   db: 0.5,
   observability: 0.5,
@@ -66,14 +69,51 @@ const PROVIDERS_MAY_IMPORT = new Set(['config', 'deadlines', 'errors', 'observab
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
-function sourceFiles(dir) {
+/** The packages of the repository beside the gateway, reached by these names only. */
+const PACKAGE_SCOPE = '@model-gateway/';
+
+function sourceFiles(dir, { withTests = false } = {}) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.ts$/.test(name) && !/\.(test|spec)\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
+    if (statSync(full).isDirectory()) out.push(...sourceFiles(full, { withTests }));
+    else if (/\.ts$/.test(name) && (withTests || !/\.(test|spec)\.ts$/.test(name)) && !name.endsWith('.d.ts')) out.push(full);
   }
   return out;
+}
+
+function importSpecs(file) {
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => m[1] || m[2] || m[3] || m[4]).filter(Boolean);
+}
+
+/** src/ files (tests too) that reach a package by a path or a subpath instead of its public entry. */
+function packageEntryProblems(srcDir) {
+  const src = path.resolve(srcDir);
+  const problems = [];
+  for (const file of sourceFiles(src, { withTests: true })) {
+    for (const spec of importSpecs(file)) {
+      const intoPackages = spec.startsWith('.') && !path.resolve(path.dirname(file), spec).startsWith(src + path.sep) && /(^|[\\/])packages([\\/]|$)/.test(spec);
+      const subpath = spec.startsWith(PACKAGE_SCOPE) && spec.split('/').length > 2;
+      if (intoPackages || subpath) problems.push(`${path.relative(src, file)} imports '${spec}': import the package by its name (${PACKAGE_SCOPE}...), its public entry`);
+    }
+  }
+  return problems;
+}
+
+/** A package's sources that import beyond themselves: only their own files, node: built-ins and their declared dependencies. */
+function standAloneProblems(packageDir) {
+  const root = path.resolve(packageDir);
+  const own = path.join(root, 'src');
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const allowed = new Set(Object.keys(manifest.dependencies || {}));
+  const problems = [];
+  for (const file of sourceFiles(own)) {
+    for (const spec of importSpecs(file)) {
+      const outside = spec.startsWith('.') ? !path.resolve(path.dirname(file), spec).startsWith(own + path.sep) : !spec.startsWith('node:') && !allowed.has(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+      if (outside) problems.push(`${manifest.name}: ${path.relative(root, file)} imports '${spec}', outside the package and its dependencies`);
+    }
+  }
+  return problems;
 }
 
 /** Edges between top-level parts: Map(from -> Map(to -> [example imports])). */
@@ -88,9 +128,8 @@ function folderGraph(srcDir) {
   for (const file of sourceFiles(src)) {
     const from = top(file);
     parts.add(from);
-    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const spec = m[1] || m[2] || m[3] || m[4];
-      if (!spec || !spec.startsWith('.')) continue;
+    for (const spec of importSpecs(file)) {
+      if (!spec.startsWith('.')) continue;
       const target = path.resolve(path.dirname(file), spec);
       if (!target.startsWith(src + path.sep)) continue;
       const to = top(target);
@@ -160,12 +199,36 @@ function checkImports(srcDir, layers = LAYERS) {
   return problems;
 }
 
-module.exports = { LAYERS, folderGraph, circles, checkImports };
+/** The workspace packages (packages/<name>/ with a package.json). */
+function packageDirs(packagesDir) {
+  const dir = path.resolve(packagesDir);
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.map((name) => path.join(dir, name)).filter((full) => {
+    try {
+      return statSync(path.join(full, 'package.json')).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Every rule: the layers of src/, the packages reached by their entry, each package standing alone. */
+function checkRepository(srcDir, packagesDir) {
+  return [...checkImports(srcDir), ...packageEntryProblems(srcDir), ...packageDirs(packagesDir).flatMap(standAloneProblems)];
+}
+
+module.exports = { LAYERS, folderGraph, circles, checkImports, packageEntryProblems, standAloneProblems, checkRepository };
 
 if (require.main === module) {
   const srcDir = process.argv[2] || path.join(__dirname, '..', 'src');
-  const problems = checkImports(srcDir);
+  const packagesDir = process.argv[3] || path.join(__dirname, '..', 'packages');
+  const problems = checkRepository(srcDir, packagesDir);
   for (const p of problems) console.error(p);
   if (problems.length) process.exit(1);
-  console.log('imports between the top-level parts of src/ follow ARCHITECTURE.md');
+  console.log('imports between the top-level parts of src/ follow ARCHITECTURE.md; packages/ are reached by their entry and stand alone');
 }

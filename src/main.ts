@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { readEnv } from './config/env';
 import { ConfigError, loadGatewayConfig } from './config/load-config';
 import { ProviderConfigError } from './providers/resolved-provider';
+import { loadSimulatorPackage, recordedFixturesDir } from './providers/built-in-simulator';
 import { startGateway } from './gateway/start';
 import { createLogger } from './observability/logger';
 import { runKeysCommand } from './keys/keys-cli';
@@ -48,8 +49,8 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case 'simulator': {
-      const { runSimulatorFromEnv } = require('./simulator/main') as typeof import('./simulator/main.js');
-      await runSimulatorFromEnv();
+      const { runSimulatorFromEnv } = loadSimulatorPackage('the simulator command runs the built-in simulator');
+      await runSimulatorFromEnv({ SIMULATOR_FIXTURES_DIR: recordedFixturesDir(), ...process.env });
       return -1;
     }
     case 'keys':

@@ -14,7 +14,8 @@ import { livenessRouter, opsRouter, type HealthChecks } from '../observability/h
 import type { Logger } from '../observability/logger';
 import { Tracing, tracingSettings } from '../observability/tracing';
 import { needsSimulator } from '../providers/resolved-provider';
-import { startSimulator, type SimulatorHandle } from '../simulator/server';
+import type { SimulatorHandle } from '@model-gateway/simulator';
+import { startBuiltInSimulator } from '../providers/built-in-simulator';
 import { mountDoors, type StartedDoor } from './doors';
 import { gatewayJobs, stopJobs, type Job } from './jobs';
 import { buildServices, type GatewayServices } from './services';
@@ -64,7 +65,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   logger.info('database ready', { database: db.kind, migrations_applied: migrations.applied, ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}) });
 
   // The built-in upstream, when the catalog has providers without an API key: the one place the gateway starts it.
-  const simulator = needsSimulator(opts.loaded.config) ? await startSimulator({ port: env.SIMULATOR_PORT }) : undefined;
+  const simulator = needsSimulator(opts.loaded.config) ? await startBuiltInSimulator(opts.loaded.config, { port: env.SIMULATOR_PORT }) : undefined;
   const services = await buildServices({ ...opts, db, tracing, simulatorUrl: simulator?.url });
   if (simulator) logSimulator(services, simulator, logger);
 

@@ -2,11 +2,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const { checkImports } = require('../../scripts/check-imports') as { checkImports: (srcDir: string) => string[] };
+const { checkImports, checkRepository } = require('../../scripts/check-imports') as {
+  checkImports: (srcDir: string) => string[];
+  checkRepository: (srcDir: string, packagesDir: string) => string[];
+};
+
+const root = path.join(__dirname, '..', '..');
 
 describe('imports between the top-level parts of src/', () => {
-  it('follow the layers of ARCHITECTURE.md: no circle, nothing imported upwards, providers on the foundation only', () => {
-    expect(checkImports(path.join(__dirname, '..', '..', 'src'))).toEqual([]);
+  it('follow the layers of ARCHITECTURE.md: no circle, nothing imported upwards, providers on the foundation only; packages reached by their entry, standing alone', () => {
+    expect(checkRepository(path.join(root, 'src'), path.join(root, 'packages'))).toEqual([]);
   });
 
   describe('the check itself', () => {
@@ -41,6 +46,21 @@ describe('imports between the top-level parts of src/', () => {
       write('widgets/widget.ts', "import { x } from '../config/x';\n");
       write('config/x.ts', 'export const x = 1;\n');
       expect(checkImports(dir)).toEqual([expect.stringContaining('src/widgets has no layer')]);
+    });
+
+    it('finds src/ reaching a package by a path or a subpath, and a package importing beyond itself', () => {
+      write('src/config/x.test.ts', "import { startSimulator } from '../../packages/simulator/src/server';\n");
+      write('src/config/y.ts', "import type { SimulatorOptions } from '@model-gateway/simulator/dist/options';\n");
+      write('src/config/z.ts', "import type { SimulatorHandle } from '@model-gateway/simulator';\n");
+      write('packages/simulator/package.json', JSON.stringify({ name: '@model-gateway/simulator', dependencies: { busboy: '^1.6.0' } }));
+      write('packages/simulator/src/options.ts', "import { packageRoot } from '../../../src/config/package-root';\nimport busboy from 'busboy';\nimport { join } from 'node:path';\n");
+      write('packages/simulator/src/server.ts', "import express from 'express';\nimport { resolve } from './options';\n");
+      expect(checkRepository(path.join(dir, 'src'), path.join(dir, 'packages')).sort()).toEqual([
+        "@model-gateway/simulator: src/options.ts imports '../../../src/config/package-root', outside the package and its dependencies",
+        "@model-gateway/simulator: src/server.ts imports 'express', outside the package and its dependencies",
+        "config/x.test.ts imports '../../packages/simulator/src/server': import the package by its name (@model-gateway/...), its public entry",
+        "config/y.ts imports '@model-gateway/simulator/dist/options': import the package by its name (@model-gateway/...), its public entry",
+      ]);
     });
 
     it('ignores test files, which may reach across folders', () => {

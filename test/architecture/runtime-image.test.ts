@@ -11,8 +11,22 @@ describe('the production image', () => {
       .split('\n')
       .filter((file) => file && !file.includes(`${path.sep}node_modules${path.sep}`))
       .map((file) => path.relative(root, file));
+    // The simulator package is read through its declarations (when built), never compiled into the gateway.
+    const simulatorTypes = (file: string) => file.startsWith(path.join('packages', 'simulator', 'dist') + path.sep) && file.endsWith('.d.ts');
     expect(listed.length).toBeGreaterThan(100);
-    expect(listed.filter((file) => !file.startsWith(`src${path.sep}`) || /\.test\.ts$/.test(file))).toEqual([]);
+    expect(listed.filter((file) => !simulatorTypes(file) && (!file.startsWith(`src${path.sep}`) || /\.test\.ts$/.test(file)))).toEqual([]);
+  });
+
+  it('leaves the simulator out unless built with WITH_SIMULATOR=1', () => {
+    const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+    const [build, runtime] = dockerfile.split(/^FROM .* AS runtime$/m);
+    expect(build).toMatch(/^ARG WITH_SIMULATOR=0$/m);
+    // npm keeps a workspace's link through `npm prune --omit=dev`: the build stage removes it unless asked.
+    const shipping = build.slice(build.lastIndexOf('npm prune --omit=dev'));
+    expect(shipping).toMatch(/if \[ "\$WITH_SIMULATOR" = "1" \]; then[^]*packages-shipped\/simulator[^]*else[^]*rm node_modules\/@model-gateway\/simulator;[^]*fi/);
+    const runtimeCopies = runtime.split('\n').filter((line) => /^\s*COPY\b/.test(line));
+    expect(runtimeCopies.filter((line) => /packages/.test(line))).toEqual(['COPY --from=build --chown=node:node /app/packages-shipped ./packages']);
+    expect(runtimeCopies.filter((line) => /simulator/.test(line))).toEqual([]);
   });
 
   it('copies nothing of bench/ or test/ into the runtime stage', () => {

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
 
 /**

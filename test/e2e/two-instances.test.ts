@@ -1,7 +1,7 @@
 import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import { TaskUpdatedDocument, type TaskUpdatedSubscription } from '../graphql/generated/graphql';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { spawnGateway, writeConfigFile, type GatewayProcess } from '../support/gateway-process';

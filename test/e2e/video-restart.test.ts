@@ -1,5 +1,5 @@
 import { openDatabase } from '../../src/db/database';
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import { readUntil } from '../support/eventually';
 import { fastVideoConfig } from '../support/fast-video-config';
 import { spawnGateway, writeConfigFile, type GatewayProcess } from '../support/gateway-process';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import type { ChatCall, ChatStreamEvent } from '../chat-adapter';
 import type { ChatCompletionChunk } from '../chat-types';
 import { UpstreamError } from '../upstream-error';
@@ -14,7 +14,7 @@ const recordedEvents = (name: string) =>
 
 let sim: SimulatorHandle;
 beforeAll(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ fixturesDir: path.dirname(FIXTURES) });
 });
 afterAll(() => sim.close());
 

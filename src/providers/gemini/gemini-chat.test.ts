@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import type { ChatCall, ChatStreamEvent } from '../chat-adapter';
 import type { ChatCompletionChunk, ChatDelta } from '../chat-types';
 import { UnsupportedParameterError } from '../unsupported-parameter';
@@ -16,7 +16,7 @@ const chunkSignature = (name: string, n: number): string => recordedChunks(name)
 
 let sim: SimulatorHandle;
 beforeAll(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ fixturesDir: path.dirname(FIXTURES) });
 });
 afterAll(() => sim.close());
 

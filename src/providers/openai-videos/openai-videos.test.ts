@@ -1,5 +1,5 @@
 import { eventually } from '../../../test/support/eventually';
-import { type SimulatorHandle, startSimulator } from '../../simulator/server';
+import { type SimulatorHandle, startSimulator } from '@model-gateway/simulator';
 import { UpstreamError } from '../upstream-error';
 import type { VideoCall, VideoPoll } from '../video-adapter';
 import { openAIVideosAdapter } from './openai-videos';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import type { ChatCall, ChatStreamEvent } from '../chat-adapter';
 import { UpstreamError } from '../upstream-error';
 import { openAIChatAdapter } from './openai-chat';
@@ -11,7 +11,7 @@ const recordedChunks = readFileSync(path.join(FIXTURES, 'text.chunks.txt'), 'utf
 
 let sim: SimulatorHandle;
 beforeAll(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ fixturesDir: path.dirname(FIXTURES) });
 });
 afterAll(() => sim.close());
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import type { ResolvedProvider } from '../resolved-provider';
 import { UpstreamError } from '../upstream-error';
 import { type ResponsesCall, type ResponsesStreamEvent, openaiResponsesAdapter } from './openai-responses';
@@ -15,7 +15,7 @@ const firstTurn = recordedLines.slice(0, recordedLines.findIndex((line, index) =
 
 let sim: SimulatorHandle;
 beforeAll(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ fixturesDir: path.dirname(FIXTURES) });
 });
 afterAll(() => sim.close());
 

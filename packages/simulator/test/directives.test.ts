@@ -1,4 +1,4 @@
-import { parseDirectives, stripDirectives } from '../../src/simulator/directives';
+import { parseDirectives, stripDirectives } from '../src/directives';
 
 describe('parseDirectives', () => {
   it('reads every knob of a [sim ...] block', () => {

@@ -1,4 +1,4 @@
-import { type SearchProtocol, parseDirectives } from '../../src/simulator/directives';
+import { type SearchProtocol, parseDirectives } from '../src/directives';
 import { useSimulator } from './simulator-test-kit';
 
 const simulator = useSimulator();

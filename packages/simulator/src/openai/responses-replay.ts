@@ -50,7 +50,7 @@ export function recordedStreamScript(fixtures: RecordedFixtures, name: string, r
   return { head: frames.slice(0, 1), content: frames.slice(1), tail: [] };
 }
 
-export function recordingNotFound(name: string, streamed: boolean, fixturesDir: string): OpenAIError {
+export function recordingNotFound(name: string, streamed: boolean, fixturesDir: string | undefined): OpenAIError {
   return missingRecording(`${RECORDINGS_FOLDER}/${name}${streamed ? '.chunks.txt' : '.json'}`, fixturesDir);
 }
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SimulatedFailure } from '../directive-gate';
+import { missingRecordingMessage } from '../fixtures';
 import { anthropicHeaders, requestIdFrom, sendAnthropicJson } from './respond';
 
 /**
@@ -111,8 +112,8 @@ export function badDirective(message: string): AnthropicError {
 }
 
 /** A replay asked for a recording that the fixtures folder does not have. */
-export function missingRecording(file: string, folder: string): AnthropicError {
-  return invalidRequest(`No recorded response '${file}' in ${folder}.`);
+export function missingRecording(file: string, folder: string | undefined): AnthropicError {
+  return invalidRequest(missingRecordingMessage(file, folder));
 }
 
 /** What a `[sim status=...]` directive turns into: the error Anthropic gives with that status; `code` overrides the type. */

@@ -1,4 +1,4 @@
-import type { SimulatorHandle } from '../../src/simulator/server';
+import type { SimulatorHandle } from '../src/server';
 
 /** Talking to the simulated Gemini API the way the gateway and Google's SDKs do. */
 

@@ -1,4 +1,4 @@
-import { errorBody, openaiClient, postJson, readRecorded, useSimulator } from './simulator-test-kit';
+import { errorBody, openaiClient, postJson, readRecorded, RECORDED_DIR, useSimulator } from './simulator-test-kit';
 
 const simulator = useSimulator();
 
@@ -40,6 +40,19 @@ describe('replay of recorded OpenAI responses', () => {
     const response = await postJson(simulator.current, '/v1/chat/completions', { model: 'recorded:nothing-like-this', messages: [{ role: 'user', content: 'Hi' }] });
 
     expect(response.status).toBe(400);
-    expect((await errorBody(response)).error.message).toContain('openai-chat/nothing-like-this.json');
+    expect((await errorBody(response)).error.message).toBe(`No recorded response 'openai-chat/nothing-like-this.json' in ${RECORDED_DIR}.`);
+  });
+});
+
+describe('a simulator started without a recordings folder', () => {
+  const bare = useSimulator({ fixturesDir: undefined });
+
+  it('generates answers and refuses a replay, saying it has no recordings folder', async () => {
+    const generated = await postJson(bare.current, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    const replay = await postJson(bare.current, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi [sim replay=text]' }] });
+
+    expect(generated.status).toBe(200);
+    expect(replay.status).toBe(400);
+    expect((await errorBody(replay)).error.message).toBe("No recorded response 'openai-chat/text.json': the simulator was started without a recordings folder (fixturesDir, SIMULATOR_FIXTURES_DIR).");
   });
 });

@@ -1,5 +1,5 @@
-import { runSimulatorFromEnv } from '../../src/simulator/main';
-import { simulatorOptionsFromEnv } from '../../src/simulator/options';
+import { runSimulatorFromEnv } from '../src/main';
+import { simulatorOptionsFromEnv } from '../src/options';
 import { AUTH } from './simulator-test-kit';
 
 describe('simulatorOptionsFromEnv', () => {

@@ -21,6 +21,6 @@ export function recordedStreamScript(fixtures: RecordedFixtures, name: string): 
   return lines ? { head: [], content: lines.map((line) => `data: ${line}\n\n`), tail: [] } : undefined;
 }
 
-export function recordingNotFound(name: string, streamed: boolean, fixturesDir: string): GeminiError {
+export function recordingNotFound(name: string, streamed: boolean, fixturesDir: string | undefined): GeminiError {
   return missingRecording(`${RECORDINGS_FOLDER}/${name}${streamed ? '.chunks.txt' : '.json'}`, fixturesDir);
 }

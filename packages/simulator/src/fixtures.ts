@@ -6,7 +6,8 @@ import { join } from 'node:path';
  * costs no file I/O on the request path. The folder holds one subfolder per
  * protocol (`openai-chat`, `anthropic`, ...) with `NAME.json` (a whole
  * response body) and `NAME.chunks.txt` (one stream event payload per line);
- * see test/fixtures/recorded/README.md.
+ * the gateway's repository keeps its recordings in test/fixtures/recorded/
+ * (see the README there).
  */
 export interface RecordedFixtures {
   /** The exact bytes of `<protocol>/<name>.json`. */
@@ -18,10 +19,18 @@ export interface RecordedFixtures {
 const BODY_SUFFIX = '.json';
 const CHUNKS_SUFFIX = '.chunks.txt';
 
-/** A missing folder gives an empty set: an installed gateway without its tests still runs the simulator. */
-export async function loadRecordedFixtures(folder: string): Promise<RecordedFixtures> {
+/** No folder, or a missing one, gives an empty set: the simulator then answers with generated text only. */
+export async function loadRecordedFixtures(folder: string | undefined): Promise<RecordedFixtures> {
   const bodies = new Map<string, Buffer>();
   const chunks = new Map<string, readonly string[]>();
+  if (folder !== undefined) await readRecordings(folder, bodies, chunks);
+  return {
+    body: (protocol, name) => bodies.get(key(protocol, name)),
+    chunkLines: (protocol, name) => chunks.get(key(protocol, name)),
+  };
+}
+
+async function readRecordings(folder: string, bodies: Map<string, Buffer>, chunks: Map<string, readonly string[]>): Promise<void> {
   for (const protocol of await listDirectories(folder)) {
     for (const file of await readdir(join(folder, protocol))) {
       const path = join(folder, protocol, file);
@@ -29,10 +38,13 @@ export async function loadRecordedFixtures(folder: string): Promise<RecordedFixt
       else if (file.endsWith(BODY_SUFFIX)) bodies.set(key(protocol, file.slice(0, -BODY_SUFFIX.length)), await readFile(path));
     }
   }
-  return {
-    body: (protocol, name) => bodies.get(key(protocol, name)),
-    chunkLines: (protocol, name) => chunks.get(key(protocol, name)),
-  };
+}
+
+/** The error text of a `[sim replay=NAME]` without its recording, naming where it was looked for. */
+export function missingRecordingMessage(file: string, folder: string | undefined): string {
+  return folder === undefined
+    ? `No recorded response '${file}': the simulator was started without a recordings folder (fixturesDir, SIMULATOR_FIXTURES_DIR).`
+    : `No recorded response '${file}' in ${folder}.`;
 }
 
 async function listDirectories(folder: string): Promise<string[]> {

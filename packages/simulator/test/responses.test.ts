@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { parseSse } from '../../src/providers/sse-parser';
+import { parseSse } from '../../../src/providers/sse-parser';
 import { errorBody, openaiClient, postJson, readRecorded, readUntilClosed, requestLog, useSimulator } from './simulator-test-kit';
 
 const simulator = useSimulator();

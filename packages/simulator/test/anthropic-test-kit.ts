@@ -1,5 +1,5 @@
-import { parseSse } from '../../src/providers/sse-parser';
-import type { SimulatorHandle } from '../../src/simulator/server';
+import { parseSse } from '../../../src/providers/sse-parser';
+import type { SimulatorHandle } from '../src/server';
 
 /** Talking to the simulator the way Anthropic's API is talked to: its headers, its body, its named events. */
 

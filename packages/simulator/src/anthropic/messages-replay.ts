@@ -24,6 +24,6 @@ export function recordedStreamScript(fixtures: RecordedFixtures, name: string): 
   return { head: frames.slice(0, 1), content: frames.slice(1), tail: [] };
 }
 
-export function recordingNotFound(name: string, streamed: boolean, fixturesDir: string): AnthropicError {
+export function recordingNotFound(name: string, streamed: boolean, fixturesDir: string | undefined): AnthropicError {
   return missingRecording(`${RECORDINGS_FOLDER}/${name}${streamed ? '.chunks.txt' : '.json'}`, fixturesDir);
 }

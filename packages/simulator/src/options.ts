@@ -1,6 +1,3 @@
-import { join } from 'node:path';
-import { packageRoot } from '../config/package-root';
-
 export interface SimulatorOptions {
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
@@ -12,7 +9,7 @@ export interface SimulatorOptions {
   paceMs?: number;
   /** Characters of answer text (or tool arguments) per stream chunk. Default 16. */
   chunkSize?: number;
-  /** Folder of recorded responses, one subfolder per protocol. Default `<package root>/test/fixtures/recorded`. */
+  /** Folder of recorded responses, one subfolder per protocol, for `[sim replay=NAME]`. Default none: every answer is generated. */
   fixturesDir?: string;
   /** How many received requests `GET /_sim/requests` keeps. Default 200. */
   requestLogSize?: number;
@@ -22,7 +19,7 @@ export interface SimulatorOptions {
   videoGenerationMs?: number;
 }
 
-export type ResolvedSimulatorOptions = Required<SimulatorOptions>;
+export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, 'fixturesDir'>> & { fixturesDir: string | undefined };
 
 export function resolveSimulatorOptions(options: SimulatorOptions = {}): ResolvedSimulatorOptions {
   return {
@@ -31,7 +28,7 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
     latencyMs: options.latencyMs ?? 0,
     paceMs: options.paceMs ?? 0,
     chunkSize: Math.max(1, options.chunkSize ?? 16),
-    fixturesDir: options.fixturesDir ?? join(packageRoot(), 'test', 'fixtures', 'recorded'),
+    fixturesDir: options.fixturesDir,
     requestLogSize: options.requestLogSize ?? 200,
     maxBodyBytes: options.maxBodyBytes ?? 32 * 1024 * 1024,
     videoGenerationMs: options.videoGenerationMs ?? 1500,

@@ -1,4 +1,4 @@
-import { RequestLog } from '../../src/simulator/request-log';
+import { RequestLog } from '../src/request-log';
 import { AUTH, postJson, requestLog, useSimulator } from './simulator-test-kit';
 
 const simulator = useSimulator();

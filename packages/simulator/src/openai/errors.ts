@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SimulatedFailure } from '../directive-gate';
+import { missingRecordingMessage } from '../fixtures';
 import { sendOpenAIJson } from './respond';
 
 /**
@@ -131,6 +132,6 @@ function typicalError(status: number, model: string, retryAfterSeconds: number |
 }
 
 /** A replay asked for a recording that the fixtures folder does not have. */
-export function missingRecording(file: string, folder: string): OpenAIError {
-  return invalidRequest(400, `No recorded response '${file}' in ${folder}.`);
+export function missingRecording(file: string, folder: string | undefined): OpenAIError {
+  return invalidRequest(400, missingRecordingMessage(file, folder));
 }

@@ -1,13 +1,13 @@
-import { eventually as waitUntil } from '../support/eventually';
+import { eventually as waitUntil } from '../../../test/support/eventually';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { type SimulatorHandle, startSimulator } from '../../src/simulator/server';
-import type { SimulatorOptions } from '../../src/simulator/options';
+import { type SimulatorHandle, startSimulator } from '../src/server';
+import type { SimulatorOptions } from '../src/options';
 
-/** Shared set-up for the simulator's tests: a simulator on an ephemeral loopback port, and ways to talk to it. */
+/** Shared set-up for the simulator's tests: a simulator on an ephemeral loopback port (replaying the repository's recorded responses), and ways to talk to it. */
 
-export const RECORDED_DIR = join(__dirname, '..', 'fixtures', 'recorded');
+export const RECORDED_DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'recorded');
 
 export function readRecorded(relativePath: string): Buffer {
   return readFileSync(join(RECORDED_DIR, relativePath));
@@ -19,7 +19,7 @@ export const AUTH = { authorization: 'Bearer sk-test-key' };
 export function useSimulator(options: SimulatorOptions = {}): { readonly current: SimulatorHandle } {
   const holder: { current?: SimulatorHandle } = {};
   beforeAll(async () => {
-    holder.current = await startSimulator({ host: '127.0.0.1', port: 0, ...options });
+    holder.current = await startSimulator({ host: '127.0.0.1', port: 0, fixturesDir: RECORDED_DIR, ...options });
   });
   afterAll(async () => {
     await holder.current?.close();

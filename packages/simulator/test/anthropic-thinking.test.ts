@@ -1,4 +1,4 @@
-import { REDACTED_THINKING_TRIGGER } from '../../src/simulator/anthropic/messages-answer';
+import { REDACTED_THINKING_TRIGGER } from '../src/anthropic/messages-answer';
 import { anthropicError, messageJson, postMessages, userTurn } from './anthropic-test-kit';
 import { useSimulator } from './simulator-test-kit';
 

@@ -1,5 +1,5 @@
-import type { SimulatorHandle } from '../../src/simulator/server';
-import { startSimulator } from '../../src/simulator/server';
+import type { SimulatorHandle } from '../src/server';
+import { startSimulator } from '../src/server';
 import { AUTH, errorBody, openaiClient, postJson, readRecorded, useSimulator } from './simulator-test-kit';
 
 const simulator = useSimulator();

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SimulatedFailure } from '../directive-gate';
+import { missingRecordingMessage } from '../fixtures';
 import { sendGeminiJson } from './respond';
 
 /**
@@ -98,8 +99,8 @@ export function badDirective(message: string): GeminiError {
   return invalidArgument(message);
 }
 
-export function missingRecording(file: string, folder: string): GeminiError {
-  return invalidArgument(`No recorded response '${file}' in ${folder}.`);
+export function missingRecording(file: string, folder: string | undefined): GeminiError {
+  return invalidArgument(missingRecordingMessage(file, folder));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { startSimulator, type SimulatorHandle } from '../../src/simulator/server';
+import { startSimulator, type SimulatorHandle } from '../src/server';
 import { anthropicError, postMessages, userTurn } from './anthropic-test-kit';
 import { postGemini, userText } from './gemini-test-kit';
 

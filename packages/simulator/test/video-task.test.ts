@@ -1,5 +1,5 @@
-import { parseDirectives } from '../../src/simulator/directives';
-import { VideoTaskStore, planVideoTask, startVideoTask, submissionDirectives, takePollFailure, videoTaskPhase } from '../../src/simulator/video-task';
+import { parseDirectives } from '../src/directives';
+import { VideoTaskStore, planVideoTask, startVideoTask, submissionDirectives, takePollFailure, videoTaskPhase } from '../src/video-task';
 
 function plan(text: string, defaultGenerationMs = 1000) {
   const parsed = parseDirectives(text);

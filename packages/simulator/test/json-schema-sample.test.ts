@@ -1,5 +1,5 @@
-import { seededRandom } from '../../src/simulator/deterministic-random';
-import { sampleJsonSchema } from '../../src/simulator/json-schema-sample';
+import { seededRandom } from '../src/deterministic-random';
+import { sampleJsonSchema } from '../src/json-schema-sample';
 
 const sample = (schema: unknown) => sampleJsonSchema(schema, seededRandom(42));
 

@@ -4,7 +4,7 @@ import type { Logger } from '../observability/logger';
 import type { HoldPlacer } from './hold-placer';
 import type { PricingSource } from './pricing';
 import type { Principal } from '../keys/principal';
-import { worstCaseMicrousd, type PricedRoute, type SpendEstimate } from './spend-estimate';
+import { holdMicrousd, type PricedRoute, type SpendEstimate } from './spend-estimate';
 import type { SpendHold } from './spend-hold';
 
 interface RefusingBudget {
@@ -39,12 +39,7 @@ export class SpendGuard {
    */
   async hold(call: { principal: Principal; requestId: string }, routes: PricedRoute[], estimate: SpendEstimate): Promise<SpendHold | null> {
     if (!call.principal.spendControlled) return null;
-    const { prices } = this.pricing.currentPricing();
-    let amount = 0n;
-    for (const route of routes) {
-      const worst = worstCaseMicrousd(prices, route, estimate);
-      if (worst > amount) amount = worst;
-    }
+    const amount = holdMicrousd(this.pricing.currentPricing().prices, routes, estimate);
     let outcome;
     try {
       outcome = await this.placer.place({ principal: call.principal, requestId: call.requestId, amountMicrousd: amount });

@@ -11,6 +11,8 @@ export interface SpendEstimate {
   promptTokens: number;
   /** The request's output cap; null when it sets none (the model's maximum output then). */
   outputCap: number | null;
+  /** Completions asked for at once (chat's `n`): each may reach the output cap. One when unset. */
+  choices?: number;
   /** Other dimensions, taken as they are (a video's seconds). */
   dimensions?: UsageDimension[];
   /** Dimensions billed on every prompt and output token on top of their own price (a paid service tier). */
@@ -41,7 +43,8 @@ const ROUNDING_SLACK = 3n;
  * The worst case of `estimate` on one route: the prompt (at most what the
  * model takes) at the dearest price a prompt token can have there (a cache
  * write costs more than plain input), the output cap (at most the model's)
- * at the dearest output price, the per-token dimensions on both, and the
+ * for each completion asked for at the dearest output price, the per-token
+ * dimensions on both, and the
  * other dimensions at their prices.
  * Never less than the charge of a call within those bounds, so a hold
  * covers its settlement.
@@ -50,7 +53,7 @@ export function worstCaseMicrousd(prices: PriceTable, route: PricedRoute, estima
   const { modelId, lane } = route;
   const modelOutput = route.maxOutputTokens ?? route.contextWindow;
   const promptTokens = Math.min(Math.ceil(estimate.promptTokens), route.maxInputTokens);
-  const outputTokens = Math.min(estimate.outputCap ?? modelOutput, modelOutput);
+  const outputTokens = Math.min(estimate.outputCap ?? modelOutput, modelOutput) * Math.max(1, estimate.choices ?? 1);
   let total = 0n;
   const input = dearest(prices, modelId, lane, INPUT_DIMENSIONS);
   if (input && promptTokens > 0) total += amountMicroUsd(promptTokens, input) + ROUNDING_SLACK;
@@ -65,6 +68,16 @@ export function worstCaseMicrousd(prices: PriceTable, route: PricedRoute, estima
     if (price) total += amountMicroUsd(dim.quantity, price);
   }
   return total;
+}
+
+/** A call's hold: its worst case on the dearest of the routes it may take (a fallback may be dearer than the first). */
+export function holdMicrousd(prices: PriceTable, routes: PricedRoute[], estimate: SpendEstimate): bigint {
+  let amount = 0n;
+  for (const route of routes) {
+    const worst = worstCaseMicrousd(prices, route, estimate);
+    if (worst > amount) amount = worst;
+  }
+  return amount;
 }
 
 /** The highest unit price among `dimensions` on the lane. */

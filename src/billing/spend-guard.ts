@@ -3,8 +3,9 @@ import { GatewayError } from '../errors/gateway-error';
 import type { Logger } from '../observability/logger';
 import type { HoldPlacer } from './hold-placer';
 import type { PricingSource } from './pricing';
-import { worstCaseMicrousd, type PricedRoute, type SpendEstimate } from './spend-estimate';
-import type { UsageTicket } from './usage-ticket';
+import type { Principal } from '../keys/principal';
+import { holdMicrousd, type PricedRoute, type SpendEstimate } from './spend-estimate';
+import type { SpendHold } from './spend-hold';
 
 interface RefusingBudget {
   scope: string;
@@ -20,7 +21,8 @@ interface RefusingBudget {
  * that checks the wallet and every budget over the caller and takes the
  * amount from them. A refused call never reaches the upstream; a call whose
  * hold cannot be placed (the database is out) is refused too, since nothing
- * then bounds what it spends.
+ * then bounds what it spends. The hold comes back as a value for the call to
+ * keep (call-spend.ts); the guard keeps nothing.
  */
 export class SpendGuard {
   constructor(
@@ -30,30 +32,28 @@ export class SpendGuard {
     private readonly logger: Logger,
   ) {}
 
-  /** Places the hold for `ticket`'s call (the dearest of its routes) and notes it on the ticket; throws the refusal. */
-  async hold(ticket: UsageTicket, routes: PricedRoute[], estimate: SpendEstimate): Promise<void> {
-    if (!ticket.principal.spendControlled || ticket.holdId !== null) return;
-    const { prices } = this.pricing.currentPricing();
-    let amount = 0n;
-    for (const route of routes) {
-      const worst = worstCaseMicrousd(prices, route, estimate);
-      if (worst > amount) amount = worst;
-    }
+  /**
+   * Places the hold for `call` (its worst case on the dearest of its routes)
+   * and answers with it; null when the account turns out not to be under
+   * spend control. Throws the refusal.
+   */
+  async hold(call: { principal: Principal; requestId: string }, routes: PricedRoute[], estimate: SpendEstimate): Promise<SpendHold | null> {
+    if (!call.principal.spendControlled) return null;
+    const amount = holdMicrousd(this.pricing.currentPricing().prices, routes, estimate);
     let outcome;
     try {
-      outcome = await this.placer.place({ principal: ticket.principal, requestId: ticket.requestId, amountMicrousd: amount });
+      outcome = await this.placer.place({ principal: call.principal, requestId: call.requestId, amountMicrousd: amount });
     } catch (err) {
-      this.logger.error('spend hold could not be placed; the call is refused', { request_id: ticket.requestId, account_id: ticket.principal.accountId, err });
+      this.logger.error('spend hold could not be placed; the call is refused', { request_id: call.requestId, account_id: call.principal.accountId, err });
       throw new GatewayError('spend_control_unavailable', 'The hold for this call could not be placed (the database did not answer); nothing was sent upstream. Retry in a moment.');
     }
     if (outcome.kind === 'held') {
-      ticket.holdId = outcome.holdId;
       if (outcome.softExceeded.length) {
-        this.logger.warn('soft budget passed', { request_id: ticket.requestId, account_id: ticket.principal.accountId, budget_ids: outcome.softExceeded });
+        this.logger.warn('soft budget passed', { request_id: call.requestId, account_id: call.principal.accountId, budget_ids: outcome.softExceeded });
       }
-      return;
+      return { id: outcome.holdId, amountMicrousd: amount };
     }
-    if (outcome.kind === 'uncontrolled') return;
+    if (outcome.kind === 'uncontrolled') return null;
     if (outcome.refusal === 'insufficient_balance') {
       throw new GatewayError('insufficient_balance', `The account's wallet cannot cover this call's worst case of ${amount} micro-USD; nothing was sent upstream. Top up the wallet or lower max_tokens.`, {
         details: { hold_microusd: Number(amount) },

@@ -2,8 +2,6 @@ import { inSpan, type Tracing } from '../observability/tracing';
 import type { GatewayMetrics } from '../observability/metrics';
 import type { PricingSource } from './pricing';
 import type { SpendGuard } from './spend-guard';
-import type { PricedRoute, SpendEstimate } from './spend-estimate';
-import type { UsageTicket } from './usage-ticket';
 import { buildUsageRecord, type UsageRecordInput } from './usage-record';
 import type { UsageWriter } from './usage-writer';
 
@@ -19,14 +17,9 @@ export class UsageRecorder {
     private readonly metrics: GatewayMetrics,
     /** The gateway's tracer: a record's write is a span under its request's. */
     private readonly tracing: Tracing,
-    /** Holds before paid calls of accounts under spend control; without it nothing is held. */
-    private readonly spend: SpendGuard | null = null,
+    /** Holds before paid calls of accounts under spend control, handed to each call it records (call-spend.ts); without it nothing is held. */
+    readonly spendGuard: SpendGuard | null = null,
   ) {}
-
-  /** The hold before `ticket`'s upstream call (see SpendGuard); throws the refusal. */
-  async placeHold(ticket: UsageTicket, routes: PricedRoute[], estimate: SpendEstimate): Promise<void> {
-    await this.spend?.hold(ticket, routes, estimate);
-  }
 
   /** A request now owes a record (see UsageTicket). */
   opened(ticket: object): void {

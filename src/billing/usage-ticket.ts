@@ -1,7 +1,7 @@
 import type { Principal } from '../keys/principal';
 import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
 import type { DecisionStage, SearchUsage } from './usage-record-columns';
-import type { PricedRoute, SpendEstimate } from './spend-estimate';
+import type { SpendHold } from './spend-hold';
 import type { Span } from '@opentelemetry/api';
 import type { UsageRecorder } from './usage-recorder';
 
@@ -33,8 +33,6 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export class UsageTicket {
   /** The model or route name the client asked for, once known. */
   model = '';
-  /** The ledger hold placed for this call (accounts under spend control); the record's write ends it. */
-  holdId: bigint | null = null;
   private settled = false;
   private settledStatus: number | undefined;
   private clientGone = false;
@@ -63,18 +61,10 @@ export class UsageTicket {
     private readonly startedAtMs: number,
     /** The request's span while traces are on: the record's usage and charge are set on it, and its write is a child. */
     private readonly span?: Span,
+    /** The call's hold, as its spend control keeps it (call-spend.ts): the record carries it, and its write ends it. */
+    private readonly heldBy: { readonly hold: SpendHold | null } = { hold: null },
   ) {
     recorder.opened(this);
-  }
-
-  /**
-   * Places the call's hold before its upstream call, for an account under
-   * spend control (nothing otherwise, and nothing a second time); throws
-   * the refusal (`budget_exceeded`, `insufficient_balance`). The record's
-   * write ends the hold.
-   */
-  hold(routes: PricedRoute[], estimate: SpendEstimate): Promise<void> {
-    return this.recorder.placeHold(this, routes, estimate);
   }
 
   /** Calls `listener` once, synchronously, with the settlement (no database wait); a listener must not throw. */
@@ -127,7 +117,7 @@ export class UsageTicket {
       servedBy: s.servedBy,
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
-      holdId: this.holdId,
+      holdId: this.heldBy.hold?.id ?? null,
       search: s.search,
       decision: s.decision,
       span: this.span,

@@ -17,7 +17,8 @@ function fromExpress(err: unknown): GatewayError | undefined {
 /**
  * The last middleware: every error becomes the envelope, and a request that
  * holds an unsettled usage ticket gets its (uncharged) record before the
- * answer goes out. Unknown errors are logged with their stack and answered
+ * answer goes out, by the same `recordRefusal` a model call's gate refuses
+ * with (model-call/model-call-gate.ts), so every door records alike. Unknown errors are logged with their stack and answered
  * with a plain 500 envelope, never a stack trace.
  */
 export function errorHandler(logger: Logger, metrics?: GatewayMetrics) {

@@ -6,6 +6,7 @@ import type { DirectRoute } from './direct-routes';
 import type { Middleware } from './http-types';
 import type { IdempotencyStore } from './idempotency-store';
 import { idempotent } from './idempotent';
+import { ModelCallGate } from '../model-call/model-call-gate';
 import { modelCallContext } from './model-call-context';
 import { rateLimited } from './rate-limited';
 
@@ -24,7 +25,8 @@ const LIMITED_ENDPOINTS: Record<string, LimitedEndpoint> = { '/v1/chat/completio
 
 /** A model-call endpoint (POST with a JSON body, one usage record, Idempotency-Key honoured), served as a direct route. */
 export function modelCallRoute(path: string, deps: ModelCallDeps, handle: Middleware): DirectRoute {
+  const gate = new ModelCallGate(deps);
   const retries = deps.idempotency ? [idempotent(deps.idempotency, path, deps.logger)] : [];
-  const limited = deps.rateLimits && LIMITED_ENDPOINTS[path] ? [rateLimited(deps.rateLimits, LIMITED_ENDPOINTS[path]!)] : [];
-  return { path, methods: { POST: [modelCallContext(path, deps.recorder, deps.logger), deps.jsonBody, ...limited, ...retries, handle] } };
+  const limited = deps.rateLimits && LIMITED_ENDPOINTS[path] ? [rateLimited(gate, LIMITED_ENDPOINTS[path]!)] : [];
+  return { path, methods: { POST: [modelCallContext(path, gate), deps.jsonBody, ...limited, ...retries, handle] } };
 }

@@ -12,6 +12,14 @@ export type EstimatedBody = 'chat' | 'responses' | 'embeddings';
  */
 export const IMAGE_TOKEN_ALLOWANCE = 6_000;
 
+/**
+ * Prompt tokens allowed for a request that carries tools, beyond the tools'
+ * own JSON: an upstream may wrap them in a system prompt of its own, which
+ * it bills as input (Anthropic's tool-use system prompt is up to 530 tokens,
+ * https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/overview#pricing).
+ */
+export const TOOL_PROMPT_ALLOWANCE = 1_000;
+
 const IMAGE_PART_TYPES = new Set(['image_url', 'input_image', 'image']);
 const FILE_PART_TYPES = new Set(['file', 'input_file']);
 
@@ -20,20 +28,25 @@ const FILE_PART_TYPES = new Set(['file', 'input_file']);
  * byte of the JSON that carries it, so the body's UTF-8 size bounds the
  * prompt (tools and instructions included); each image adds an allowance,
  * and a file (dereferenced by the gateway or the upstream) may fill the
- * model's whole prompt, which is where each route's own limit caps it. The
- * output is the request's cap, or the model's maximum when it sets none.
- * A paid service tier adds its price on every one of those tokens.
+ * model's whole prompt, which is where each route's own limit caps it, and
+ * tools add the system prompt an upstream wraps them in. The output is the
+ * request's cap, or the model's maximum when it sets none, for each of the
+ * `n` completions a chat request asks for (a reasoning budget is part of
+ * that cap: the reasoning rules keep it below max_tokens). A paid service
+ * tier adds its price on every one of those tokens.
  */
 export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstimate {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const parts = { images: 0, files: 0 };
   countParts(kind === 'chat' ? b.messages : b.input, parts, 0);
-  const promptTokens = parts.files > 0 ? Number.MAX_SAFE_INTEGER : jsonBytes(body) + parts.images * IMAGE_TOKEN_ALLOWANCE;
+  const tools = Array.isArray(b.tools) && b.tools.length > 0 ? TOOL_PROMPT_ALLOWANCE : 0;
+  const promptTokens = parts.files > 0 ? Number.MAX_SAFE_INTEGER : jsonBytes(body) + parts.images * IMAGE_TOKEN_ALLOWANCE + tools;
   const outputCap = kind === 'embeddings' ? 0
     : kind === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
       : positiveInt(b.max_output_tokens);
+  const choices = kind === 'chat' ? positiveInt(b.n) : undefined;
   const tier = kind === 'embeddings' ? undefined : paidServiceTier(b.service_tier);
-  return { promptTokens, outputCap: outputCap ?? null, ...(tier ? { perTokenDimensions: [serviceTierDimension(tier)] } : {}) };
+  return { promptTokens, outputCap: outputCap ?? null, ...(choices && choices > 1 ? { choices } : {}), ...(tier ? { perTokenDimensions: [serviceTierDimension(tier)] } : {}) };
 }
 
 /** What the worst case is priced on, for each route a call may take. */

@@ -1,4 +1,5 @@
 import type { UsageRecorder } from '../billing/usage-recorder';
+import { CallSpend } from '../billing/call-spend';
 import { UsageTicket } from '../billing/usage-ticket';
 import type { Principal } from '../keys/principal';
 import type { Span } from '@opentelemetry/api';
@@ -26,12 +27,14 @@ export interface ModelCallOpening {
  */
 export function openModelCall(recorder: UsageRecorder, logger: Logger, opening: ModelCallOpening): { context: RequestContext; abort: AbortController } {
   const abort = new AbortController();
-  const ticket = new UsageTicket(recorder, opening.requestId, opening.principal, opening.endpoint, opening.createdAt, opening.startedAt, opening.span);
+  const spend = new CallSpend(recorder.spendGuard, opening.principal, opening.requestId);
+  const ticket = new UsageTicket(recorder, opening.requestId, opening.principal, opening.endpoint, opening.createdAt, opening.startedAt, opening.span, spend);
   const context: RequestContext = {
     requestId: opening.requestId,
     principal: opening.principal,
     signal: abort.signal,
     ticket,
+    spend,
     logger: logger.enabled('warn') ? logger.child({ request_id: opening.requestId, ...traceFields(opening.span) }) : logger,
     span: opening.span,
   };

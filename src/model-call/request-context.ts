@@ -1,3 +1,4 @@
+import type { CallSpend } from '../billing/call-spend';
 import type { UsageTicket } from '../billing/usage-ticket';
 import type { Principal } from '../keys/principal';
 import type { Span } from '@opentelemetry/api';
@@ -11,6 +12,8 @@ export interface RequestContext {
   signal: AbortSignal;
   /** The request's one usage record. */
   ticket: UsageTicket;
+  /** The call's spend control: the hold placed before its upstream call (accounts under spend control), which its record ends. */
+  spend: CallSpend;
   logger: Logger;
   /** The request's span while traces are on: upstream attempts and the record write are its children. */
   span?: Span;

@@ -1,3 +1,4 @@
+import { CallSpend } from '../billing/call-spend';
 import type { Settlement } from '../billing/usage-ticket';
 import type { Candidate } from '../catalog/catalog';
 import { GatewayError } from '../errors/gateway-error';
@@ -22,7 +23,8 @@ function context(aborted = false): { ctx: RequestContext; settled: Settlement[] 
   const abort = new AbortController();
   if (aborted) abort.abort();
   const ticket = { settle: async (s: Settlement) => void settled.push(s) };
-  return { ctx: { requestId: 'req_1', principal: {} as RequestContext['principal'], signal: abort.signal, ticket: ticket as unknown as RequestContext['ticket'], logger: silentLogger }, settled };
+  const principal = {} as RequestContext['principal'];
+  return { ctx: { requestId: 'req_1', principal, signal: abort.signal, ticket: ticket as unknown as RequestContext['ticket'], spend: new CallSpend(null, principal, 'req_1'), logger: silentLogger }, settled };
 }
 
 const retryable = (status = 503) => new UpstreamError('overloaded', { status, retryable: true });

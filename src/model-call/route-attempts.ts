@@ -96,7 +96,7 @@ export async function tryRoutes<C extends Candidate, T>(
   options: RouteAttemptOptions<C> = {},
 ): Promise<T> {
   // A hold placed already (Responses places its own before reading any file) is not estimated again: that would serialize the inlined files.
-  if (options.spend && ctx.principal.spendControlled && ctx.ticket.holdId === null) await ctx.ticket.hold(pricedRoutes(candidates), options.spend());
+  if (options.spend && ctx.principal.spendControlled && !ctx.spend.hold) await ctx.spend.place(pricedRoutes(candidates), options.spend());
   return attemptRoutes(ctx, routing, routing.health.coolingLast(candidates), run, options);
 }
 

@@ -149,7 +149,7 @@ export class ResponsesService {
       if (parsed.store === undefined || parsed.store === null) headers['X-Svc-Warning'] = 'stateless_bridge';
     }
     const named = await findNamedFiles(parsed, ctx.principal, this.files);
-    if (ctx.principal.spendControlled) await ctx.ticket.hold(pricedRoutes(native ? nativeRoutes : candidates), spendEstimateOf('responses', raw));
+    if (ctx.principal.spendControlled) await ctx.spend.place(pricedRoutes(native ? nativeRoutes : candidates), spendEstimateOf('responses', raw));
     const releaseFileBytes = this.fileBytes.reserve(named.bytes);
     try {
       let req = parsed;

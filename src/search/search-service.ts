@@ -71,7 +71,7 @@ export class SearchService {
     // Every candidate's options are checked before any hold or call: a fallback never meets a refused option.
     const options = new Map(plan.candidates.map((backend) => [backend.id, checkedProviderOptions(req.provider_options, backend, searchAdapterFor(backend.type).options)]));
     if (ctx.principal.spendControlled) {
-      await ctx.ticket.hold(candidates.map(pricedRouteOf), { promptTokens: 0, outputCap: 0, dimensions: [{ name: 'web_search', quantity: MAX_UNITS_PER_QUERY, unit: 'units' }] });
+      await ctx.spend.place(candidates.map(pricedRouteOf), { promptTokens: 0, outputCap: 0, dimensions: [{ name: 'web_search', quantity: MAX_UNITS_PER_QUERY, unit: 'units' }] });
     }
     const rejected = [...plan.rejected];
     const receipt = (attempt: RouteAttempt<SearchCandidate>, answered: boolean): RouteReceipt => ({

@@ -307,7 +307,7 @@ export class VideoService {
     const first = candidates[0];
     const polling = first.model.config.video!.polling;
     // The worst case is the task's price: its seconds, on the dearest route.
-    await ctx.ticket.hold(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
+    await ctx.spend.place(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
     const now = Date.now();
     const id = `video_${randomUUID().replace(/-/g, '')}`;
     let task = await this.deps.store.create({

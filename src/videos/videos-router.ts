@@ -13,6 +13,7 @@ import { idempotent } from '../http/idempotent';
 import type { IdempotencyStore } from '../http/idempotency-store';
 import { rateLimited } from '../http/rate-limited';
 import type { RateLimits } from '../limits/rate-limits';
+import { ModelCallGate } from '../model-call/model-call-gate';
 
 const INPUT_REFERENCE_MAX_BYTES = 20 * 1024 * 1024;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -25,14 +26,15 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 export function videosRouter(videos: VideoService, recorder: UsageRecorder, logger: Logger, jsonBody: RequestHandler, idempotency: IdempotencyStore, rateLimits?: RateLimits): Router {
   const router = Router();
   /** Submissions count against the request limits (a remix against the key's and the account's only). */
-  const limited = rateLimited(rateLimits, 'videos') as RequestHandler;
+  const gate = new ModelCallGate({ recorder, logger, rateLimits });
+  const limited = rateLimited(gate, 'videos') as RequestHandler;
   /** A retried submission with the same Idempotency-Key gets the first task back, charged once. */
   const retries = (endpoint: string) => idempotent(idempotency, endpoint, logger) as RequestHandler;
   const jsonUnlessMultipart: RequestHandler = (req, res, next) => (isMultipart(req) ? next() : jsonBody(req, res, next));
 
   router
     .route(VIDEOS_ENDPOINT)
-    .post(modelCallContext(VIDEOS_ENDPOINT, recorder, logger), jsonUnlessMultipart, limited, retries(VIDEOS_ENDPOINT), async (req, res) => {
+    .post(modelCallContext(VIDEOS_ENDPOINT, gate), jsonUnlessMultipart, limited, retries(VIDEOS_ENDPOINT), async (req, res) => {
       const { body, image } = isMultipart(req) ? await multipartSubmission(req) : { body: req.body as unknown, image: undefined };
       const task = await videos.submit(locals(res).context!, body, VIDEOS_ENDPOINT, image);
       res.json(task.api === 'openai' ? taskView(task) : { request_id: task.id });
@@ -41,7 +43,7 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
 
   router
     .route(VIDEO_GENERATIONS_ENDPOINT)
-    .post(modelCallContext(VIDEO_GENERATIONS_ENDPOINT, recorder, logger), jsonBody, limited, retries(VIDEO_GENERATIONS_ENDPOINT), async (req, res) => {
+    .post(modelCallContext(VIDEO_GENERATIONS_ENDPOINT, gate), jsonBody, limited, retries(VIDEO_GENERATIONS_ENDPOINT), async (req, res) => {
       const task = await videos.submit(locals(res).context!, req.body, VIDEO_GENERATIONS_ENDPOINT);
       res.json({ request_id: task.id });
     })
@@ -56,7 +58,7 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
 
   router
     .route(`${VIDEOS_ENDPOINT}/:id/remix`)
-    .post(modelCallContext(`${VIDEOS_ENDPOINT}/{id}/remix`, recorder, logger), jsonBody, limited, retries(`${VIDEOS_ENDPOINT}/{id}/remix`), async (req, res) => {
+    .post(modelCallContext(`${VIDEOS_ENDPOINT}/{id}/remix`, gate), jsonBody, limited, retries(`${VIDEOS_ENDPOINT}/{id}/remix`), async (req, res) => {
       res.json(taskView(await videos.remix(locals(res).context!, String(req.params.id), req.body)));
     })
     .all(methodNotAllowed(['POST']));

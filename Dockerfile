@@ -3,22 +3,24 @@
 # compiled gateway, the built web console, its production dependencies and
 # the migrations, as a non-root user.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# Exactly the lockfile's packages, and none of their install scripts: the
+# gateway needs only one, the Prisma client's generation, run explicitly.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts ./scripts
 COPY prisma ./prisma
-COPY prisma.config.ts ./
-RUN npm ci --no-audit --no-fund
+RUN node scripts/prisma-generate.js
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
 # tsconfig.build.json compiles src/ without its *.test.ts files, then Vite
 # builds the console into console/dist; the benchmark (bench/) and the
 # recorded test fixtures (test/) are never copied in.
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=8080 \
     GATEWAY_DATA_DIR=/data

@@ -9,15 +9,17 @@
 # provider and search backend the gateway serves needs its API key (or a
 # GATEWAY_CONFIG naming only keyed ones); otherwise the start fails and says so.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 ARG WITH_SIMULATOR=0
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/simulator/package.json ./packages/simulator/
+# Exactly the lockfile's packages, and none of their install scripts: the
+# gateway needs only one, the Prisma client's generation, run explicitly.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts ./scripts
 COPY prisma ./prisma
-COPY prisma.config.ts ./
-RUN npm ci --no-audit --no-fund
+RUN node scripts/prisma-generate.js
 COPY tsconfig.json tsconfig.build.json ./
 COPY packages/simulator/tsconfig.json ./packages/simulator/
 COPY packages/simulator/src ./packages/simulator/src
@@ -27,7 +29,7 @@ COPY console ./console
 # then src/ without its *.test.ts files, then Vite builds the console into
 # console/dist; the benchmark (bench/) and the recorded test fixtures (test/)
 # are never copied in.
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 # npm keeps a workspace's link in a production prune, so the simulator is
 # left out here by hand: its link goes, and packages-shipped/ holds its
 # compiled files only when WITH_SIMULATOR=1.
@@ -38,7 +40,7 @@ RUN mkdir -p packages-shipped \
       rm node_modules/@model-gateway/simulator; \
     fi
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=8080 \
     GATEWAY_DATA_DIR=/data

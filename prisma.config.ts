@@ -1,6 +1,6 @@
-import { defineConfig } from 'prisma/config';
+import { defineConfig } from '@prisma/config';
 
-// `env()` from prisma/config throws when the variable is unset, even for
+// `env()` from @prisma/config throws when the variable is unset, even for
 // `prisma generate`, so the URL is read with a fallback.
 export default defineConfig({
   schema: 'prisma/schema.prisma',

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { onCleanup } from './cleanup';
 import { against } from './context';
 import { createTarget, type Target, type TargetResult } from './load';
 import { chatRequest, errorsCell, errorsCheck, measure, of, perRequest, type Phase } from './phases';
 import { CpuMeter, readMemory } from './proc-stats';
-import { PORTKEY_SERVER, startPortkeyProcess } from './processes';
+import { startPortkeyProcess } from './processes';
 import { progress } from './progress';
 import { median, round, summarize } from './stats';
 import { fmt } from './table';
@@ -15,7 +14,7 @@ const CPU_SHARE_LIMIT = 0.25;
 
 /**
  * The gateway beside a peer, in one run: Portkey's open-source gateway
- * (`@portkey-ai/gateway`, a devDependency) on the same simulator, with the
+ * (`@portkey-ai/gateway`, installed by `npm run bench:install`) on the same simulator, with the
  * same requests. Non-streaming at N connections in interleaved pairs (CPU
  * per request from each process's own /proc figures, medians of 3), then
  * one connection alternating gateway, Portkey, direct and the bare
@@ -27,10 +26,6 @@ export const portkey: Phase = {
   async run(ctx) {
     const { report, settings } = ctx;
     report.section(`Beside Portkey (@portkey-ai/gateway, same simulator), non-streaming ${settings.connections} connections: median of ${REPETITIONS} interleaved pairs`);
-    if (!existsSync(PORTKEY_SERVER)) {
-      report.row('Portkey', 'not installed (npm install)', '', '', '', 'n/a');
-      return;
-    }
     const peer = await startPortkeyProcess(settings.gatewayNodeArgs);
     const stopPeer = onCleanup(() => peer.handle.stop(5_000));
     progress(`portkey at ${peer.url} (pid ${peer.handle.pid}), ready in ${Math.round(peer.readyMs)} ms`);

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
 import { packageRoot } from '../src/config/package-root';
+import { PORTKEY_SERVER } from './peers';
 
 /**
  * The processes under test, each on its own so that /proc figures are theirs
@@ -226,9 +227,6 @@ export async function startGatewayProcess(opts: GatewayStart): Promise<GatewayPr
     }
   }
 }
-
-/** Where npm put Portkey's gateway (a devDependency), the bench's peer. */
-export const PORTKEY_SERVER = path.join(packageRoot(), 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
 
 /** Portkey's open-source gateway on a free port (`--headless`: no console); ready when its port answers HTTP. */
 export async function startPortkeyProcess(nodeArgs: string[] = [], timeoutMs = 30_000): Promise<GatewayProcess> {

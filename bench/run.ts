@@ -6,6 +6,7 @@ import { onCleanup, runCleanups } from './cleanup';
 import { Report, readSettings, selected, type BenchContext, type Settings } from './context';
 import { runEmbedded } from './embedded';
 import { abortAllLoad, createTarget, type Target } from './load';
+import { missingPeers } from './peers';
 import { PHASES } from './phase-list';
 import { MODEL, warmUp } from './phases';
 import { createBenchDatabase, countRows, type BenchDatabase } from './postgres';
@@ -154,6 +155,11 @@ async function verifyUsageRecords(ctx: BenchContext, gateway: GatewayProcess, da
 
 async function main(): Promise<number> {
   const settings = readSettings();
+  const missing = missingPeers(settings);
+  if (missing) {
+    console.error(missing);
+    return 1;
+  }
   const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
   const report = new Report();
   const startedAt = performance.now();

@@ -16,6 +16,9 @@ const USAGE = `usage: gateway <command>
   keys create --name N  create an API key [--models a,b] [--expires-at ISO] [--project P] [--member M]
   keys list             list API keys (no secrets)
   keys revoke <id>      revoke an API key
+                        (keys: through a running gateway's admin API with --url URL or
+                        GATEWAY_URL, or the one on PORT, and GATEWAY_ADMIN_TOKEN;
+                        else the database itself, for a stopped gateway)
   migrate               apply database migrations and exit`;
 
 async function main(argv: string[]): Promise<number> {

@@ -106,7 +106,8 @@ describe('operations on a port of their own (GATEWAY_OPS_PORT)', () => {
 describe('keys from the shell', () => {
   it('creates a key that authenticates, lists it without its secret, and revokes it', async () => {
     const dataDir = await freshPgliteDataDir();
-    const env = readEnv({ GATEWAY_DATA_DIR: dataDir });
+    // PORT 0: no gateway to look for, so the command opens the database itself.
+    const env = readEnv({ GATEWAY_DATA_DIR: dataDir, PORT: '0' });
     const out: string[] = [];
     const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
     jest.spyOn(process.stderr, 'write').mockImplementation(() => true);

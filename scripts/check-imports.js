@@ -60,6 +60,21 @@ const LAYERS = {
   generated: 0,
 };
 
+/** The name of each layer rank, for the drawing (scripts/draw-structure.js) and src/README.md. */
+const LAYER_NAMES = {
+  9: 'entry',
+  8: 'entry',
+  7: 'doors',
+  6: 'capabilities',
+  5: 'REST plumbing',
+  4: 'model call',
+  3: 'shared services',
+  2: 'shared services',
+  1: 'shared services',
+  0.5: 'foundation',
+  0: 'foundation',
+};
+
 /** What `providers/` may import: it turns a normalized request into an upstream call and knows nothing else. */
 const PROVIDERS_MAY_IMPORT = new Set(['config', 'deadlines', 'errors', 'observability']);
 
@@ -159,7 +174,7 @@ function checkImports(srcDir, layers = LAYERS) {
   return problems;
 }
 
-module.exports = { LAYERS, folderGraph, circles, checkImports };
+module.exports = { LAYERS, LAYER_NAMES, folderGraph, circles, checkImports };
 
 if (require.main === module) {
   const srcDir = process.argv[2] || path.join(__dirname, '..', 'src');

@@ -40,7 +40,7 @@ const LAYERS = {
   search: 6,
   decisions: 6,
   credentials: 6,
-  console: 6,
+  'console-route': 6,
   // REST plumbing the capability routers use.
   http: 5,
   // What every model call shares: request context, routing with fallback, error mapping.
@@ -62,6 +62,21 @@ const LAYERS = {
   // Time limits that cannot be collected before they fire.
   deadlines: 0,
   generated: 0,
+};
+
+/** The name of each layer rank, for the drawing (scripts/draw-structure.js) and src/README.md. */
+const LAYER_NAMES = {
+  9: 'entry',
+  8: 'entry',
+  7: 'doors',
+  6: 'capabilities',
+  5: 'REST plumbing',
+  4: 'model call',
+  3: 'shared services',
+  2: 'shared services',
+  1: 'shared services',
+  0.5: 'foundation',
+  0: 'foundation',
 };
 
 /** What `providers/` may import: it turns a normalized request into an upstream call and knows nothing else. */
@@ -222,7 +237,7 @@ function checkRepository(srcDir, packagesDir) {
   return [...checkImports(srcDir), ...packageEntryProblems(srcDir), ...packageDirs(packagesDir).flatMap(standAloneProblems)];
 }
 
-module.exports = { LAYERS, folderGraph, circles, checkImports, packageEntryProblems, standAloneProblems, checkRepository };
+module.exports = { LAYERS, LAYER_NAMES, folderGraph, circles, checkImports, packageEntryProblems, standAloneProblems, checkRepository };
 
 if (require.main === module) {
   const srcDir = process.argv[2] || path.join(__dirname, '..', 'src');

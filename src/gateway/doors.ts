@@ -7,7 +7,7 @@ import { adminSpendRouter } from '../admin/admin-spend-router';
 import { adminUsageRouter } from '../admin/admin-usage-router';
 import { chatRoute } from '../chat/chat-router';
 import type { GatewayEnv } from '../config/env';
-import { consoleRouter } from '../console/console-router';
+import { consoleRouter } from '../console-route/console-router';
 import { credentialsRouter } from '../credentials/credentials-router';
 import { DECISION_UNIQUE_IDS } from '../decisions/decision-unique-ids';
 import { decisionsRoute } from '../decisions/decisions-router';

@@ -1,10 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const { checkImports, checkRepository } = require('../../scripts/check-imports') as {
+const { checkImports, checkRepository, LAYERS } = require('../../scripts/check-imports') as {
   checkImports: (srcDir: string) => string[];
   checkRepository: (srcDir: string, packagesDir: string) => string[];
+  LAYERS: Record<string, number>;
+};
+const { drawing, transitiveReduction } = require('../../scripts/draw-structure') as {
+  drawing: (srcDir?: string) => string;
+  transitiveReduction: (edges: Map<string, Map<string, string[]>>) => Map<string, string[]>;
 };
 
 const root = path.join(__dirname, '..', '..');
@@ -12,6 +17,29 @@ const root = path.join(__dirname, '..', '..');
 describe('imports between the top-level parts of src/', () => {
   it('follow the layers of ARCHITECTURE.md: no circle, nothing imported upwards, providers on the foundation only; packages reached by their entry, standing alone', () => {
     expect(checkRepository(path.join(root, 'src'), path.join(root, 'packages'))).toEqual([]);
+  });
+
+  it('are drawn in docs/structure.md as they are now (npm run structure:draw)', () => {
+    expect(readFileSync(path.join(root, 'docs', 'structure.md'), 'utf8')).toBe(drawing());
+  });
+
+  it('src/README.md names every top-level part of src/ that has a layer', () => {
+    const readme = readFileSync(path.join(root, 'src', 'README.md'), 'utf8');
+    const present = readdirSync(path.join(root, 'src')).map((name) => name.replace(/\.ts$/, ''));
+    const missing = Object.keys(LAYERS).filter((part) => present.includes(part) && !readme.includes(`\`${part}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('the drawing keeps only the arrows no longer path implies', () => {
+    const edges = new Map([
+      ['a', new Map([['b', []], ['c', []]])],
+      ['b', new Map([['c', []]])],
+      ['c', new Map([['d', []]])],
+    ]);
+    const reduced = transitiveReduction(edges);
+    expect(reduced.get('a')).toEqual(['b']);
+    expect(reduced.get('b')).toEqual(['c']);
+    expect(reduced.get('c')).toEqual(['d']);
   });
 
   describe('the check itself', () => {

@@ -27,7 +27,9 @@ const serialPaths = SERIAL_FILES.map((f) => `<rootDir>/${f}`);
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 3,
-  testTimeout: 30000,
+  // A worker's first gateway loads and compiles the whole gateway and PGlite's WebAssembly: over 30 s
+  // for a hook when several workers start at once on a loaded machine. A hang still fails, later.
+  testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'parallel', roots, testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...SERIAL_FILES.map((f) => `/${f.replace(/\./g, '\\.')}$`)] },
     { ...shared, displayName: 'serial', roots, testMatch: serialPaths.length ? serialPaths : ['<rootDir>/no-serial-files'], runner: '<rootDir>/test/support/serial-runner.js' },

@@ -35,11 +35,11 @@ const TARGETS = {
   },
 };
 
-/** Every file under `rel` (a file or folder), sorted, leaving out `skip` and node_modules. */
+/** Every file under `rel` (a file or folder), sorted, leaving out `skip`, node_modules and test files (no build compiles them). */
 function files(rel, skip) {
   const abs = path.join(root, rel);
   if (!existsSync(abs) || skip.includes(rel)) return [];
-  if (!statSync(abs).isDirectory()) return [rel];
+  if (!statSync(abs).isDirectory()) return rel.endsWith('.test.ts') ? [] : [rel];
   return readdirSync(abs)
     .filter((name) => name !== 'node_modules' && name !== 'dist')
     .sort()

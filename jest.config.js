@@ -1,7 +1,7 @@
 /**
  * Two projects: `parallel`, the files that run side by side in the workers,
- * and `serial`, the few that run one after another in the main process once
- * those are done (SERIAL_FILES says why each is there). `maxWorkers` is 3 on two
+ * and `serial`, the few that run one after another in the main process while
+ * no other file runs (SERIAL_FILES says why each is there). `maxWorkers` is 3 on two
  * cores: most files wait on sockets and databases, not on the CPU.
  */
 

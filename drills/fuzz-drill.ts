@@ -32,8 +32,8 @@ export const fuzzDrill: Drill = {
     const stage = await openStage({ GATEWAY_DECISIONS_ENABLED: 'true', GATEWAY_DECISIONS_QUESTION_GENERATION: 'true' });
     const gateway = await startGateway(stage, 'gateway');
     const who = { key: await keyFor(stage, gateway, 'fuzz'), adminToken: stage.adminToken };
-    const seed = Number(process.env.DRILL_FUZZ_SEED ?? Date.now() % 2_147_483_647);
-    progress(`fuzz: seed ${seed} (DRILL_FUZZ_SEED to repeat)`);
+    const seed = fuzzSeed(process.env.DRILL_FUZZ_SEED);
+    progress(`fuzz: seed ${seed} (DRILL_FUZZ_SEED=${seed} repeats this run)`);
     const probes = fc.sample(probe, { numRuns: RUNS, seed });
 
     // Warm: the first probes load what every route needs; the baseline is read after them.
@@ -136,4 +136,14 @@ async function sendRaw(origin: string, count: number): Promise<{ sent: number; f
     })));
   }
   return { sent: count, fiveHundreds, unanswered };
+}
+
+/** The same requests on every run unless asked: a fixed seed by default (CI), `random` for a new one (`npm run drills:nightly`), or a number. */
+const FIXED_SEED = 20261127;
+function fuzzSeed(asked: string | undefined): number {
+  if (asked === undefined || asked === '') return FIXED_SEED;
+  if (asked === 'random') return Date.now() % 2_147_483_647;
+  const seed = Number(asked);
+  if (!Number.isInteger(seed)) throw new Error(`DRILL_FUZZ_SEED must be an integer or "random", not ${asked}`);
+  return seed;
 }

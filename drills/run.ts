@@ -14,7 +14,9 @@ import { DRILLS } from './drill-list';
  *
  * Environment (all optional):
  *   DRILLS=short|all|a,b        which drills
- *   DRILL_FUZZ_RUNS=10000       requests of the fuzz drill; DRILL_FUZZ_SEED repeats a run
+ *   DRILL_FUZZ_RUNS=10000       requests of the fuzz drill
+ *   DRILL_FUZZ_SEED=20261127    its seed: fixed by default (CI), `random` for a new one
+ *                               (`npm run drills:nightly`: every drill, a new seed)
  *   BENCH_PG_URL                PostgreSQL server for the throw-away databases (default postgres://$USER@127.0.0.1:5432/postgres)
  */
 function chosen(): Drill[] {

@@ -10,11 +10,11 @@ const QUESTION = { is_refund: { type: 'noul', instructions: 'Does the customer a
 const LIMIT_MS = 1_000;
 /**
  * How late the 504 may come: the full collection forced while the gateway
- * waits can take seconds on a loaded machine, but a deadline that was
- * collected never fires, and the call then ends only at the whole
- * decision's 25 s.
+ * waits can take seconds on a loaded machine (10.5 s seen with other test
+ * files beside it), but a deadline that was collected never fires, and the
+ * call then ends only at the whole decision's 25 s.
  */
-const LATE_MS = 9_000;
+const LATE_MS = 18_000;
 
 /**
  * A silent upstream gets the decision's 504 when the evaluation's (or the

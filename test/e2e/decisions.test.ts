@@ -262,7 +262,9 @@ describe.each(TEST_DATABASES)('POST /v1/decisions (%s)', (database) => {
     const took = Date.now() - started;
     expect([err.status, err.error.code]).toEqual([504, 'upstream_timeout']);
     expect(took).toBeGreaterThanOrEqual(9_500);
-    expect(took).toBeLessThan(13_000);
+    // The silent model would answer at 15 s: the 504 says the limit came first. The upper bound is loose
+    // (a loaded machine has taken 14 s from the client's side); a second try shows in the request count.
+    expect(took).toBeLessThan(20_000);
     expect((await simulatorRequests(t)).requests.length).toBe(before + 1);
     const record = (await fetchUsageRecord(t, key, err.headers.get('x-svc-request-id'))).body;
     expect(record).toMatchObject({ billing: { amount_microusd: 0 }, decision: { stage: 'evaluation' } });

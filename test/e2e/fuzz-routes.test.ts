@@ -7,8 +7,10 @@ import { ADMIN_TOKEN, startTestGateway, TEST_DATABASES, type TestGateway } from 
  * whatever arrives, the gateway answers below 500 (except the documented
  * 503s) and every refusal carries its request id, in the body and in
  * X-Svc-Request-Id alike. `npm run drills` sends ten times as many.
+ * The routes parse and refuse the same way on either database, so this runs
+ * on the first of TEST_DATABASES only (PGlite unless narrowed).
  */
-describe.each(TEST_DATABASES)('fuzzing every route (%s)', (database) => {
+describe.each(TEST_DATABASES.slice(0, 1))('fuzzing every route (%s)', (database) => {
   let t: TestGateway;
   let key: string;
   beforeAll(async () => {

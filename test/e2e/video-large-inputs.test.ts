@@ -102,7 +102,7 @@ describe.each(TEST_DATABASES)('tasks written before: the migration moves data: U
 
   it('keeps size and digest of an inline start frame, and rewords task errors', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-migration-')); // empty: no migration applied yet
-    const pg = database === 'postgres' ? await createTestDatabase() : undefined;
+    const pg = database === 'postgres' ? await createTestDatabase({ empty: true }) : undefined;
     const before = mkdtempSync(path.join(os.tmpdir(), 'migrations-before-'));
     cleanup = async () => {
       await pg?.drop();

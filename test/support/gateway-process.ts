@@ -24,7 +24,7 @@ export function writeConfigFile(config: GatewayConfigInput): string {
  * The built gateway (`dist/main.js serve`) as its own process, for tests
  * that kill it or run several instances. `npm test` builds first.
  */
-export async function spawnGateway(env: Record<string, string>, timeoutMs = 20_000): Promise<GatewayProcess> {
+export async function spawnGateway(env: Record<string, string>, timeoutMs = 45_000): Promise<GatewayProcess> {
   const main = path.join(packageRoot(), 'dist', 'main.js');
   if (!existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does it first)');
   const child = spawn(process.execPath, [main, 'serve'], {

@@ -1,9 +1,9 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/database';
-import { defaultMigrationsDir, migrate } from '../../src/db/migrate';
+import { migrate } from '../../src/db/migrate';
+import { migrationsDigest } from './migrations-digest';
 
 /**
  * A migrated PGlite data folder made once per set of migrations and copied
@@ -27,12 +27,4 @@ export async function freshPgliteDataDir(): Promise<string> {
   mkdirSync(dir, { recursive: true });
   cpSync(template, dir, { recursive: true });
   return dir;
-}
-
-/** Names and contents: a migration edited before it ships gets a template of its own. */
-function migrationsDigest(): string {
-  const dir = defaultMigrationsDir();
-  const hash = createHash('sha256');
-  for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(path.join(dir, name, 'migration.sql')));
-  return hash.digest('hex').slice(0, 12);
 }

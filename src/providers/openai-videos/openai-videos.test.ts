@@ -40,7 +40,7 @@ describe('OpenAI Videos adapter against the simulator', () => {
     await fetch(`${sim.url}/_sim/requests`, { method: 'DELETE' });
     const image = Buffer.from('89504e470d0a1a0a', 'hex');
     const { upstreamId, raw } = await openAIVideosAdapter.submit(call('sora-2-pro'), {
-      prompt: 'A lighthouse "at" dusk [sim gen_ms=300]',
+      prompt: 'A lighthouse "at" dusk [sim gen_ms=2000]',
       durationSeconds: 8,
       size: '1024x1792',
       image: { file: { filename: 'start.png', contentType: 'image/png', data: image } },
@@ -50,12 +50,13 @@ describe('OpenAI Videos adapter against the simulator', () => {
     const [logged] = ((await (await fetch(`${sim.url}/_sim/requests`)).json()) as { requests: { body: unknown }[] }).requests;
     expect(logged!.body).toEqual({
       model: 'sora-2-pro',
-      prompt: 'A lighthouse "at" dusk [sim gen_ms=300]',
+      prompt: 'A lighthouse "at" dusk [sim gen_ms=2000]',
       seconds: '8',
       size: '1024x1792',
       input_reference: { filename: 'start.png', content_type: 'image/png', size_bytes: image.length },
     });
 
+    // 2 s of generation: still pending at the first poll, however long a loaded machine took to get here.
     const first = await openAIVideosAdapter.poll(call(), upstreamId);
     expect(first.status).toEqual({ state: 'pending', upstreamStatus: expect.stringMatching(/^(queued|in_progress)$/), progress: expect.any(Number) });
     expect((await pollUntilSettled(upstreamId)).status).toEqual({ state: 'completed', upstreamStatus: 'completed', progress: 100 });

@@ -134,7 +134,7 @@ async function openDatabaseOperations(env: GatewayEnv): Promise<KeyOperations> {
     async revoke(id) {
       // With Redis, the running gateways hear of it within a second, as for DELETE /api/admin/keys/{id}.
       const bus = env.REDIS_URL
-        ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger: createLogger('warn'), metrics: new GatewayMetrics(), cacheMs: env.GATEWAY_KEY_CACHE_MS })
+        ? KeyChangeBus.throughRedis(env.REDIS_URL, { logger: commandLogger(), metrics: new GatewayMetrics(), cacheMs: env.GATEWAY_KEY_CACHE_MS })
         : undefined;
       try {
         return await (bus ? new KeyStore(db, 0, undefined, bus) : keys).revoke(id);
@@ -144,6 +144,11 @@ async function openDatabaseOperations(env: GatewayEnv): Promise<KeyOperations> {
     },
     close: () => db.close(),
   };
+}
+
+/** The command's own warnings go to stderr: its stdout is the JSON it answers, for scripts to parse. */
+function commandLogger() {
+  return createLogger('warn', {}, (line) => process.stderr.write(line));
 }
 
 function fail(message: string, code = 2): number {

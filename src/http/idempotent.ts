@@ -92,7 +92,11 @@ function requestPath(req: HttpRequest): string {
   return ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0]!;
 }
 
-/** Captures what the first request answers, and keeps it (or frees the key) once the answer is out. */
+/**
+ * Captures what the first request answers, and keeps it (or frees the key)
+ * before the answer's last bytes go out: a client that retries the moment
+ * it has the answer finds it kept, never "still running".
+ */
 function keepAnswer(res: HttpResponse, store: IdempotencyStore, claim: IdempotencyClaim, logger: Logger): void {
   const chunks: Buffer[] = [];
   const capture = (chunk: unknown, encoding?: unknown) => {
@@ -101,22 +105,27 @@ function keepAnswer(res: HttpResponse, store: IdempotencyStore, claim: Idempoten
   };
   const write = res.write.bind(res);
   const end = res.end.bind(res);
+  const failed = (err: unknown) => logger.error('idempotency key not updated', { request_id: claim.requestId, err });
+  let kept = false;
+  let settling: Promise<unknown> = Promise.resolve();
   res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
     capture(chunk, encoding);
     return (write as (...args: unknown[]) => boolean)(chunk, encoding, callback);
   }) as typeof res.write;
   res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
     capture(chunk, encoding);
-    return (end as (...args: unknown[]) => HttpResponse)(chunk, encoding, callback);
-  }) as typeof res.end;
-  const failed = (err: unknown) => logger.error('idempotency key not updated', { request_id: claim.requestId, err });
-  res.once('finish', () => {
     const status = res.statusCode;
-    if (status >= 500 || NOT_KEPT.has(status)) return void store.release(claim).catch(failed);
     const contentType = res.getHeader('content-type');
-    void store.complete(claim, { status, contentType: contentType === undefined ? null : String(contentType), body: Buffer.concat(chunks).toString('utf8') }).catch(failed);
-  });
+    const settled = status >= 500 || NOT_KEPT.has(status)
+      ? store.release(claim)
+      : store.complete(claim, { status, contentType: contentType === undefined ? null : String(contentType), body: Buffer.concat(chunks).toString('utf8') }).then(() => void (kept = true));
+    // The answer goes out once the key says what a retry gets; a failed update is logged and the answer still goes.
+    settling = settled.catch(failed);
+    void settling.finally(() => (end as (...args: unknown[]) => HttpResponse)(chunk, encoding, callback));
+    return res;
+  }) as typeof res.end;
+  // A client gone before the answer was kept frees the key; once kept, the work is done and a retry gets its answer.
   res.once('close', () => {
-    if (!res.writableFinished) void store.release(claim).catch(failed);
+    if (!res.writableFinished) void settling.then(() => (kept ? undefined : store.release(claim))).catch(failed);
   });
 }

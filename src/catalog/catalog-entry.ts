@@ -21,6 +21,27 @@ const NATIVE_ENDPOINTS: Record<ProviderType, ReadonlySet<EndpointType>> = {
   voyage: new Set(),
 };
 
+/**
+ * The other client dialects served on an endpoint type: their paths for a
+ * model, and the upstream protocol that speaks each one itself. A model all
+ * of whose routes speak it is served natively (the request goes up as the
+ * client sent it); any other is translated (through the chat core for
+ * Messages and generateContent, the embeddings service for Gemini's
+ * embeddings), so every chat model is reachable from every dialect.
+ */
+const DIALECT_ENDPOINTS: Partial<Record<EndpointType, Array<{ paths: (modelId: string) => string[]; native: ProviderType }>>> = {
+  chat: [
+    { paths: () => ['/v1/messages', '/v1/messages/count_tokens'], native: 'anthropic' },
+    { paths: (id) => ['generateContent', 'streamGenerateContent', 'countTokens'].map((method) => `/v1beta/models/${id}:${method}`), native: 'gemini' },
+  ],
+  embeddings: [{ paths: (id) => ['embedContent', 'batchEmbedContents'].map((method) => `/v1beta/models/${id}:${method}`), native: 'gemini' }],
+};
+
+/** Whether routes are served natively in a dialect whose upstream protocol is `native`: only when every one of them speaks it. */
+export function dialectMode(routes: ReadonlyArray<{ route: { provider: { type: ProviderType } } }>, native: ProviderType): EndpointMode {
+  return routes.length > 0 && routes.every(({ route }) => route.provider.type === native) ? 'native' : 'stateless_bridge';
+}
+
 const CACHE_DIMENSIONS = ['cache_read', 'cache_write_5m', 'cache_write_1h', 'cache_miss'];
 
 /** `GET /v1/models` record. */
@@ -58,7 +79,13 @@ export function catalogEntry(model: CatalogModel, pricing: Pricing) {
     owned_by: c.owned_by,
     family: c.family,
     supported_endpoint_types: c.endpoint_types,
-    supported_endpoints: c.endpoint_types.flatMap((t) => ENDPOINT_PATHS[t].map((path) => ({ path, mode: endpointMode(model, t) }))),
+    supported_endpoints: c.endpoint_types.flatMap((t) => [
+      ...ENDPOINT_PATHS[t].map((path) => ({ path, mode: endpointMode(model, t) })),
+      ...(DIALECT_ENDPOINTS[t] ?? []).flatMap((dialect) => {
+        const mode = dialectMode(model.routes.map((route) => ({ route })), dialect.native);
+        return dialect.paths(c.id).map((path) => ({ path, mode }));
+      }),
+    ]),
     parameters: {
       tools: c.capabilities.tools,
       tool_choice: c.capabilities.tool_choice,

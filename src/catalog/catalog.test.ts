@@ -167,10 +167,26 @@ describe('Catalog.resolve', () => {
   describe('catalog entries', () => {
     const entry = (id: string, c = catalog) => catalogEntry(c.model(id)!, c.currentPricing());
 
+    const own = (id: string) => entry(id).supported_endpoints.filter((e) => !e.path.startsWith('/v1beta/') && !e.path.startsWith('/v1/messages'));
+
     it('marks an endpoint native only when every route speaks its protocol, and a bridge otherwise', () => {
-      expect(entry('embed').supported_endpoints).toEqual([{ path: '/v1/embeddings', mode: 'native' }]);
-      expect(entry('alpha').supported_endpoints).toEqual([{ path: '/v1/chat/completions', mode: 'stateless_bridge' }]);
-      expect(entry('beta').supported_endpoints).toEqual([{ path: '/v1/chat/completions', mode: 'stateless_bridge' }]);
+      expect(own('embed')).toEqual([{ path: '/v1/embeddings', mode: 'native' }]);
+      expect(own('alpha')).toEqual([{ path: '/v1/chat/completions', mode: 'stateless_bridge' }]);
+      expect(own('beta')).toEqual([{ path: '/v1/chat/completions', mode: 'stateless_bridge' }]);
+    });
+
+    it('lists the Messages and Gemini dialects of each chat and embeddings model, native where every route speaks them', () => {
+      const paths = (id: string) => Object.fromEntries(entry(id).supported_endpoints.map((e) => [e.path, e.mode]));
+      expect(paths('beta')).toMatchObject({
+        '/v1/messages': 'native',
+        '/v1/messages/count_tokens': 'native',
+        '/v1beta/models/beta:generateContent': 'stateless_bridge',
+        '/v1beta/models/beta:streamGenerateContent': 'stateless_bridge',
+        '/v1beta/models/beta:countTokens': 'stateless_bridge',
+      });
+      // One route of alpha is OpenAI's: its Messages calls are translated.
+      expect(paths('alpha')['/v1/messages']).toBe('stateless_bridge');
+      expect(paths('embed')).toEqual({ '/v1/embeddings': 'native', '/v1beta/models/embed:embedContent': 'stateless_bridge', '/v1beta/models/embed:batchEmbedContents': 'stateless_bridge' });
     });
 
     it('takes the mode from the catalog where it says', () => {
@@ -191,7 +207,7 @@ describe('Catalog.resolve', () => {
       expect(e.max_state_bytes).toBe(2000);
       expect(e.decision_capabilities).toEqual({ inputs: ['text', 'json', 'image'], question_kinds: ['noul', 'choice', 'score'], max_questions: 64, max_images: 4 });
       expect(e.cache.priced_dimensions).toEqual(['cache_read', 'cache_miss']);
-      expect(e.supported_endpoints.map((x) => x.path)).toEqual(['/v1/chat/completions', '/v1/decisions']);
+      expect(e.supported_endpoints.map((x) => x.path).filter((p) => !p.startsWith('/v1beta/') && !p.startsWith('/v1/messages'))).toEqual(['/v1/chat/completions', '/v1/decisions']);
       expect(entry('alpha').decision_capabilities).toBeNull();
     });
   });

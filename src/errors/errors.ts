@@ -3,7 +3,7 @@ import { GatewayError } from './gateway-error';
 /** The gateway errors raised in more than one place, with their messages. */
 export const Errors = {
   missingApiKey: () =>
-    new GatewayError('missing_api_key', 'No API key given. Send it as "Authorization: Bearer <API_KEY>".'),
+    new GatewayError('missing_api_key', 'No API key given. Send it as "Authorization: Bearer <API_KEY>" (or in "x-api-key", or "x-goog-api-key" for Gemini clients).'),
   invalidApiKey: () =>
     new GatewayError('invalid_api_key', 'The API key is not valid, has expired or was revoked. Ask the operator for a new key.'),
   adminDisabled: () =>

@@ -11,10 +11,35 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Resolves `Authorization: Bearer <API_KEY>` to a principal, or answers 401 (429 for an address sending invalid keys). */
+/**
+ * The API key a request carries, in the header its client's dialect uses:
+ * `Authorization: Bearer` (OpenAI's SDKs, and Anthropic's current SDK),
+ * `x-api-key` (Anthropic's documented header) or `x-goog-api-key` (the
+ * Google Gen AI SDK), else Gemini's `?key=` query parameter on the Gemini
+ * paths (`/v1beta/`) only, where its clients put it. The query string is
+ * never logged or traced (`requestPath`).
+ */
+export function apiKeyOf(req: HttpRequest): string | undefined {
+  const h = req.headers;
+  const token = bearerToken(h.authorization) ?? headerValue(h['x-api-key']) ?? headerValue(h['x-goog-api-key']);
+  if (token !== undefined || !req.url?.startsWith(GEMINI_PATH_PREFIX)) return token;
+  const q = req.url.indexOf('?');
+  return q === -1 ? undefined : (new URLSearchParams(req.url.slice(q + 1)).get('key')?.trim() || undefined);
+}
+
+/** Where Gemini's dialect is served, the only paths that read a key from the query string. */
+const GEMINI_PATH_PREFIX = '/v1beta/';
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const one = Array.isArray(value) ? value[0] : value;
+  const trimmed = one?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** Resolves the request's API key (`apiKeyOf`) to a principal, or answers 401 (429 for an address sending invalid keys). */
 export function requireApiKey(keys: KeyAuthenticator) {
   return (req: HttpRequest, res: HttpResponse, next: Next): void => {
-    const token = bearerToken(req.headers.authorization);
+    const token = apiKeyOf(req);
     if (!token) return next(Errors.missingApiKey());
     const admit = (principal: Principal | null) => {
       if (!principal) return next(Errors.invalidApiKey());

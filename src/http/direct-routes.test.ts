@@ -30,11 +30,21 @@ describe('directRoutes', () => {
             ],
           },
         },
+        {
+          path: '/v1beta/models/',
+          match: 'prefix',
+          errorStyle: { body: (err) => ({ dialect: 'other', code: err.code }) },
+          methods: {
+            POST: [(req, res) => sendJson(res, 200, { served: 'prefix', url: req.url })],
+            GET: [() => { throw new GatewayError('video_not_ready', 'in another dialect'); }],
+          },
+        },
       ],
       [before],
       (err, _req, res) => {
         const e = err as GatewayError;
-        sendJson(res, e.status ?? 500, { code: e.code ?? 'internal_error' });
+        const style = locals(res).errorStyle;
+        sendJson(res, e.status ?? 500, style ? style.body(e, locals(res).requestId) : { code: e.code ?? 'internal_error' });
       },
       (_req, res) => sendJson(res, 200, { served: 'fallback' }),
     );
@@ -87,5 +97,14 @@ describe('directRoutes', () => {
   it('sends thrown errors and rejected promises to the error handler', async () => {
     expect(await call('GET', '/v1/things?reject')).toMatchObject({ status: 409, body: { code: 'video_not_ready' } });
     expect(await call('GET', '/v1/things')).toMatchObject({ status: 500, body: { code: 'internal_error' } });
+  });
+
+  it('serves every path under a prefix route, after the exact ones, and words its errors in its own style', async () => {
+    expect(await call('POST', '/v1beta/models/gemini-x:generateContent?alt=sse')).toMatchObject({ status: 200, body: { served: 'prefix', url: '/v1beta/models/gemini-x:generateContent?alt=sse' } });
+    expect(trail.at(-1)).toBe('before /v1beta/models/*');
+    expect(await call('GET', '/v1beta/models/gemini-x')).toMatchObject({ status: 409, body: { dialect: 'other', code: 'video_not_ready' } });
+    // The prefix itself is not under it.
+    expect(await call('POST', '/v1beta/models')).toMatchObject({ status: 200, body: { served: 'fallback' } });
+    expect(await call('POST', '/v1beta/other/x')).toMatchObject({ status: 200, body: { served: 'fallback' } });
   });
 });

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import type { ErrorStyle } from './error-style';
 import type { ErrorMiddleware, HttpRequest, HttpResponse, Middleware, Next } from './http-types';
 import { methodNotAllowed } from './method-not-allowed';
 
@@ -12,7 +13,22 @@ import { methodNotAllowed } from './method-not-allowed';
  */
 export interface DirectRoute {
   path: string;
+  /**
+   * `prefix`: the route serves every path under `path` (which ends in `/`),
+   * for APIs that put names in the path (Gemini's
+   * `/v1beta/models/{model}:generateContent`); its handlers read the rest
+   * of the path themselves. Exact routes are matched first.
+   */
+  match?: 'exact' | 'prefix';
   methods: Partial<Record<'GET' | 'POST' | 'DELETE', Middleware[]>>;
+  /** How this route's errors are worded, the API key's and the body reader's included (the gateway's envelope by default). */
+  errorStyle?: ErrorStyle;
+}
+
+interface ServedRoute {
+  path: string;
+  errorStyle?: ErrorStyle;
+  byMethod: Map<string, (req: HttpRequest, res: HttpResponse) => void>;
 }
 
 /**
@@ -22,18 +38,22 @@ export interface DirectRoute {
  * an absolute-form request target matches by its path.
  */
 export function directRoutes(routes: DirectRoute[], before: Middleware[], onError: ErrorMiddleware, fallback: RequestListener): RequestListener {
-  const table = new Map<string, { path: string; byMethod: Map<string, (req: HttpRequest, res: HttpResponse) => void> }>();
+  const table = new Map<string, ServedRoute>();
+  const prefixes: Array<[string, ServedRoute]> = [];
   for (const route of routes) {
     const byMethod = new Map<string, (req: HttpRequest, res: HttpResponse) => void>();
     for (const [method, handlers] of Object.entries(route.methods)) byMethod.set(method, runChain([...before, ...handlers!], onError));
     byMethod.set('*', runChain([...before, methodNotAllowed(Object.keys(route.methods))], onError));
-    table.set(route.path.toLowerCase(), { path: route.path, byMethod });
+    const served = { path: route.match === 'prefix' ? `${route.path}*` : route.path, errorStyle: route.errorStyle, byMethod };
+    if (route.match === 'prefix') prefixes.push([route.path.toLowerCase(), served]);
+    else table.set(route.path.toLowerCase(), served);
   }
+  const find = (path: string) => table.get(path) ?? prefixes.find(([prefix]) => path.startsWith(prefix) && path.length > prefix.length)?.[1];
   return (req, res: HttpResponse) => {
-    const route = table.get(normalizedPath(req.url ?? '/'));
+    const route = find(normalizedPath(req.url ?? '/'));
     if (!route) return fallback(req, res);
-    // The route's label for the access log and metrics (express requests take it from `req.route`).
-    res.locals = { route: route.path };
+    // The route's label for the access log and metrics (express requests take it from `req.route`), and its error style.
+    res.locals = route.errorStyle ? { route: route.path, errorStyle: route.errorStyle } : { route: route.path };
     (route.byMethod.get(req.method ?? '') ?? route.byMethod.get('*')!)(req, res);
   };
 }

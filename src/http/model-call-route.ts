@@ -3,6 +3,7 @@ import type { RateLimits } from '../limits/rate-limits';
 import type { LimitedEndpoint } from '../limits/token-estimate';
 import type { Logger } from '../observability/logger';
 import type { DirectRoute } from './direct-routes';
+import type { ErrorStyle } from './error-style';
 import type { Middleware } from './http-types';
 import type { IdempotencyStore } from './idempotency-store';
 import { idempotent } from './idempotent';
@@ -23,10 +24,19 @@ export interface ModelCallDeps {
 /** What each direct model-call path counts against the token limits (see limits/token-estimate.ts). */
 const LIMITED_ENDPOINTS: Record<string, LimitedEndpoint> = { '/v1/chat/completions': 'chat', '/v1/responses': 'responses', '/v1/embeddings': 'embeddings', '/v1/search': 'search', '/v1/decisions': 'decisions' };
 
+/** How a door that speaks another client dialect serves its model-call path. */
+export interface ModelCallRouteOptions {
+  /** What the rate limits count the request body as, where the path is not one of the gateway's own. */
+  limited?: LimitedEndpoint;
+  /** How its errors are worded (the gateway's envelope by default). */
+  errorStyle?: ErrorStyle;
+}
+
 /** A model-call endpoint (POST with a JSON body, one usage record, Idempotency-Key honoured), served as a direct route. */
-export function modelCallRoute(path: string, deps: ModelCallDeps, handle: Middleware): DirectRoute {
+export function modelCallRoute(path: string, deps: ModelCallDeps, handle: Middleware, options: ModelCallRouteOptions = {}): DirectRoute {
   const gate = new ModelCallGate(deps);
   const retries = deps.idempotency ? [idempotent(deps.idempotency, path, deps.logger)] : [];
-  const limited = deps.rateLimits && LIMITED_ENDPOINTS[path] ? [rateLimited(gate, LIMITED_ENDPOINTS[path]!)] : [];
-  return { path, methods: { POST: [modelCallContext(path, gate), deps.jsonBody, ...limited, ...retries, handle] } };
+  const limitedAs = options.limited ?? LIMITED_ENDPOINTS[path];
+  const limited = deps.rateLimits && limitedAs ? [rateLimited(gate, limitedAs)] : [];
+  return { path, errorStyle: options.errorStyle, methods: { POST: [modelCallContext(path, gate), deps.jsonBody, ...limited, ...retries, handle] } };
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger';
 import { Errors } from '../errors/errors';
-import { toEnvelope } from '../errors/gateway-error';
+import { toEnvelope, type GatewayError } from '../errors/gateway-error';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import { locals } from './request-locals';
 
@@ -9,14 +9,15 @@ import { locals } from './request-locals';
 export interface SseStyle {
   frame(item: object): string;
   end: string;
-  error(envelope: ReturnType<typeof toEnvelope>): string;
+  /** The last event of a stream that failed after it started. */
+  error(err: GatewayError, requestId: string): string;
 }
 
 /** Chat completions: `data: {...}`, then `data: [DONE]`; an error is a last `data: {"error": ...}` with no [DONE]. */
 export const CHAT_SSE: SseStyle = {
   frame: (item) => `data: ${JSON.stringify(item)}\n\n`,
   end: 'data: [DONE]\n\n',
-  error: (envelope) => `data: ${JSON.stringify(envelope)}\n\n`,
+  error: (err, requestId) => `data: ${JSON.stringify(toEnvelope(err, requestId))}\n\n`,
 };
 
 /**
@@ -27,7 +28,7 @@ export const CHAT_SSE: SseStyle = {
 export const RESPONSES_SSE: SseStyle = {
   frame: (item) => `event: ${(item as { type?: string }).type ?? 'message'}\ndata: ${JSON.stringify(item)}\n\n`,
   end: '',
-  error: (envelope) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: envelope.error.code, message: envelope.error.message, param: envelope.error.param ?? null, request_id: envelope.error.request_id })}\n\n`,
+  error: (err, requestId) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: err.code, message: err.message, param: err.options.param ?? null, request_id: requestId })}\n\n`,
 };
 
 /**
@@ -54,7 +55,7 @@ export async function writeSse(res: ServerResponse, source: AsyncGenerator<objec
   } catch (err) {
     const gatewayError = toGatewayError(err);
     if (!gatewayError) logger.error('stream failed', { request_id: locals(res).requestId, err });
-    if (!res.destroyed) res.end(style.error(toEnvelope(gatewayError ?? Errors.internal(), locals(res).requestId)));
+    if (!res.destroyed) res.end(style.error(gatewayError ?? Errors.internal(), locals(res).requestId));
   } finally {
     await source.return(undefined);
   }

@@ -179,6 +179,12 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     pricing: { input: '0.50', cache_read: '0.05', output: '3.00', reasoning: '3.00' }, routes: route('gemini', 'gemini-3-flash-preview'),
   },
   {
+    // xAI speaks OpenAI's chat and Responses protocols; this Grok answers without reasoning, so it takes no reasoning controls.
+    id: 'grok-4-1-fast-non-reasoning', owned_by: 'xai', family: 'xai', endpoint_types: ['chat', 'responses'],
+    context_window: 2_000_000, max_output_tokens: 30_000, modalities: { input: ['text', 'image'], output: ['text'] }, capabilities: fullChat,
+    pricing: { input: '0.20', cache_read: '0.05', output: '0.50' }, routes: route('xai', 'grok-4-1-fast-non-reasoning'),
+  },
+  {
     id: 'text-embedding-3-small', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],
     context_window: 8_191, modalities: { input: ['text'], output: ['embedding'] },
     capabilities: noChat,

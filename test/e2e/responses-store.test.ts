@@ -27,12 +27,14 @@ describe.each(TEST_DATABASES)('stored responses (%s)', (database) => {
   let key: string;
   let client: OpenAI;
   let other: OpenAI;
+  let otherKey: string;
 
   beforeAll(async () => {
     t = await startTestGateway({ database });
     key = await t.createKey({ name: 'responses-store' });
     client = new OpenAI({ apiKey: key, baseURL: t.baseURL, maxRetries: 0 });
-    other = new OpenAI({ apiKey: await t.createKey({ name: 'someone-else' }), baseURL: t.baseURL, maxRetries: 0 });
+    otherKey = await t.createKey({ name: 'someone-else' });
+    other = new OpenAI({ apiKey: otherKey, baseURL: t.baseURL, maxRetries: 0 });
   });
   afterAll(() => t?.close());
 
@@ -176,6 +178,14 @@ describe.each(TEST_DATABASES)('stored responses (%s)', (database) => {
       });
     }
     expect((await simulatorRequests(t)).requests).toHaveLength(0);
+    // Refused before any upstream call: its usage record says so, uncharged.
+    const err: any = await other.responses.create({ model: 'gpt-4.1-mini', input: 'Go on.', previous_response_id: id }).catch((e: unknown) => e);
+    const requestId = err.headers.get('x-svc-request-id');
+    const record = await eventually(async () => {
+      const r = await fetchUsageRecord(t, otherKey, requestId);
+      return r.status === 200 ? r.body : undefined;
+    }, `usage record ${requestId}`);
+    expect({ status: record.routing.status_code, amount: record.billing.amount_microusd }).toEqual({ status: 400, amount: 0 });
   });
 
   it('previous_response_id on a stateless-bridge model stays 400 protocol_bridge_unsupported', async () => {

@@ -69,12 +69,13 @@ export class ResponseStore {
     const expiresAt = new Date(row.createdAt.getTime() + this.retentionMs);
     // Serialized now: the objects may still be changed by the caller once this returns.
     const params = [row.id, row.createdAt, expiresAt, row.keyId, row.accountId, row.previousResponseId, row.provider, row.upstreamResponseId, JSON.stringify(row.input), JSON.stringify(row.response)];
-    const write = this.db
-      .query(
+    // One turn of the event loop first: the answer goes out before the write takes the thread (PGlite runs statements on it).
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.db.query(
         `INSERT INTO "stored_responses" ("id", "created_at", "expires_at", "key_id", "account_id", "previous_response_id", "provider", "upstream_response_id", "input", "response")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb)`,
         params,
-      )
+      ))
       .then(
         () => undefined,
         (err: unknown) => this.logger.warn('a response could not be stored; GET /v1/responses/{id} will not find it', { response_id: row.id, err }),

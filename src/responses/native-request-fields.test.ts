@@ -44,7 +44,6 @@ describe('the fields a native Responses route forwards', () => {
   });
 
   it.each([
-    ['previous_response_id', { previous_response_id: 'resp_1' }],
     ['conversation', { conversation: { id: 'conv_1' } }],
     ['prompt', { prompt: { id: 'pmpt_1' } }],
     ['background', { background: true }],

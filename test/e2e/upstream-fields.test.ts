@@ -50,7 +50,6 @@ describe('the fields the upstream receives', () => {
     ['a remote MCP server', { tools: [{ type: 'mcp', server_label: 'x', server_url: 'https://mcp.example.com' }] }, 'tools[0].type'],
     ['a stored prompt', { prompt: { id: 'pmpt_1' } }, 'prompt'],
     ['a conversation', { conversation: 'conv_1' }, 'conversation'],
-    ['a previous response', { previous_response_id: 'resp_1' }, 'previous_response_id'],
     ['background mode', { background: true }, 'background'],
     ['hosted results', { include: ['file_search_call.results'] }, 'include[0]'],
     ['an item reference', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type'],

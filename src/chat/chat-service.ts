@@ -62,7 +62,9 @@ export class ChatService {
     let firstError: unknown;
     const candidates = capable.flatMap((candidate) => {
       try {
-        return [{ ...candidate, upstreamRequest: applyReasoningRules(candidate.model.config, req, thinkingSuffix) }];
+        const upstreamRequest = applyReasoningRules(candidate.model.config, req, thinkingSuffix);
+        if (candidate.model.config.capabilities.structured_outputs) upstreamRequest.structuredOutputs = true;
+        return [{ ...candidate, upstreamRequest }];
       } catch (err) {
         firstError ??= err;
         return [];

@@ -1,8 +1,8 @@
 import type { ChatMessage } from '../chat-request';
 import type { UpstreamChatRequest } from '../chat-adapter';
 
-/** Gateway-level fields that are not OpenAI parameters; their effect arrives through `thinking`. */
-const GATEWAY_ONLY_FIELDS = new Set(['thinking', 'reasoning']);
+/** Gateway-level fields that are not OpenAI parameters; the effect of the reasoning ones arrives through `thinking`. */
+const GATEWAY_ONLY_FIELDS = new Set(['thinking', 'reasoning', 'structuredOutputs']);
 
 /**
  * The OpenAI request body for a call: the client's fields under the upstream

@@ -57,6 +57,7 @@ export class ChatService {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(chatRequestSchema, raw);
     if (req.user) req.user = endUserIdentity(ctx.principal, req.user);
+    if (req.prompt_cache_key) req.prompt_cache_key = endUserIdentity(ctx.principal, req.prompt_cache_key);
     const { model: name, thinkingSuffix } = splitThinkingSuffix(req.model);
     const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, entry.type, entry.path), req);
     let firstError: unknown;

@@ -68,6 +68,13 @@ describe('toAnthropicMessagesBody', () => {
     expect(body(request).tool_choice).toEqual(expected);
   });
 
+  it('keeps a tool\'s cache_control and sends no OpenAI prompt-cache field', () => {
+    const breakpoint = { type: 'ephemeral' as const, ttl: '1h' as const };
+    const sent = body({ tools: [{ ...weatherTool, cache_control: breakpoint }, clockTool], prompt_cache_key: 'k', prompt_cache_retention: '24h', structuredOutputs: true });
+    expect((sent.tools as object[]).map((tool) => (tool as { cache_control?: unknown }).cache_control)).toEqual([breakpoint, undefined]);
+    for (const field of ['prompt_cache_key', 'prompt_cache_retention', 'structuredOutputs']) expect(sent).not.toHaveProperty(field);
+  });
+
   it('sends no tool_choice without tools or without a choice', () => {
     expect(body({ tool_choice: 'none' })).not.toHaveProperty('tool_choice');
     expect(body({ tools: [weatherTool] })).not.toHaveProperty('tool_choice');

@@ -39,8 +39,13 @@ export const OPERATOR_SEARCH_BACKENDS = {
 /** Text, images and documents (PDF) in; every default chat model reads all three. */
 const chatVision: Modalities = { input: ['text', 'image', 'file'], output: ['text'] };
 const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };
-/** The Messages API has no JSON output mode, so the catalog says so and the gateway refuses `response_format`. */
-const claudeChat = { ...fullChat, json_output: false };
+/**
+ * Every default Claude model has Anthropic's structured outputs (generally
+ * available from Claude Sonnet 4.5, Haiku 4.5 and Opus 4.5 on), so
+ * `response_format` goes upstream as `output_config.format`.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs
+ */
+const claudeChat = { ...fullChat, structured_outputs: true };
 
 type Reasoning = NonNullable<GatewayConfigInput['models'][number]['reasoning']>;
 

@@ -19,6 +19,7 @@ import type { InputItem, ResponsesRequest } from './responses-request-schema';
 const FORWARDED_FIELDS = [
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'max_tool_calls',
   'temperature', 'top_p', 'top_logprobs', 'truncation', 'stream', 'stream_options', 'reasoning', 'text', 'metadata', 'service_tier', 'include',
+  'prompt_cache_retention',
 ] as const;
 
 /** Identities of the client's end users and cache groups: forwarded, each replaced by the key's namespaced value. */

@@ -29,7 +29,7 @@ const NOT_KEPT = new Set([408, 409, 429]);
  * files/idempotent-upload.ts).
  * Requests without the header pay nothing for this.
  */
-export function idempotent(store: IdempotencyStore, endpoint: string, logger: Logger): Middleware {
+export function idempotent(store: IdempotencyStore, endpoint: string | ((req: HttpRequest) => string), logger: Logger): Middleware {
   return async (req: HttpRequest, res: HttpResponse, next: Next) => {
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next();
@@ -39,7 +39,7 @@ export function idempotent(store: IdempotencyStore, endpoint: string, logger: Lo
     }
     const l = locals(res);
     const claim: IdempotencyClaim = {
-      keyId: l.principal!.keyId, idempotencyKey: key, endpoint, requestId: l.requestId,
+      keyId: l.principal!.keyId, idempotencyKey: key, endpoint: typeof endpoint === 'string' ? endpoint : endpoint(req), requestId: l.requestId,
       requestHash: createHash('sha256').update(`${req.method} ${requestPath(req)}\n${JSON.stringify(req.body ?? null)}`).digest('hex'),
     };
     const found = await store.claim(claim);

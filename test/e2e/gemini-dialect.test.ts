@@ -105,6 +105,9 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
     it('counts tokens, free, with one uncharged usage record', async () => {
       const counted = await ai.models.countTokens({ model, contents: 'How many tokens is this sentence?' });
       expect(counted.totalTokens).toBeGreaterThan(0);
+      const r = await record(counted.sdkHttpResponse!.headers!['x-svc-request-id']!);
+      expect(r.endpoint).toBe('/v1beta/models/{model}:countTokens');
+      expect({ status: r.routing.status_code, amount: r.billing.amount_microusd }).toEqual({ status: 200, amount: 0 });
     });
   });
 
@@ -113,6 +116,68 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
     expect(response.embeddings!.map((e) => e.values!.length)).toEqual([256, 256]);
     const one = await ai.models.embedContent({ model, contents: 'first text', config: { outputDimensionality: 256 } });
     one.embeddings![0]!.values!.forEach((x, i) => expect(response.embeddings![0]!.values![i]).toBeCloseTo(x, 5));
+  });
+
+  it('bills exactly as chat completions do for the same upstream answer', async () => {
+    const prompt = 'How many r are in strawberry? [sim replay=text]';
+    const gemini = await ai.models.generateContent({ model: 'gemini-3-pro-preview', contents: prompt });
+    const chat = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: prompt }] }),
+    });
+    expect(chat.status).toBe(200);
+    // The recorded answer's own usage, in Gemini's meaning.
+    expect(gemini.usageMetadata).toMatchObject({ promptTokenCount: 9, candidatesTokenCount: 28, thoughtsTokenCount: 244, totalTokenCount: 281 });
+    const [viaGemini, viaChat] = [await record(gemini.responseId!), await record(chat.headers.get('x-svc-request-id')!)];
+    expect(viaGemini.usage).toEqual(viaChat.usage);
+    expect(viaGemini.billing.line_items).toEqual(viaChat.billing.line_items);
+    expect(viaGemini.billing.amount_microusd).toBe(viaChat.billing.amount_microusd);
+    expect(viaGemini.usage.completion_tokens).toBe(28 + 244);
+  });
+
+  it('ends a stream that fails after it began with a google.rpc.Status event the SDK throws', async () => {
+    const chunks: GenerateContentResponse[] = [];
+    const err = await (async () => {
+      for await (const chunk of await ai.models.generateContentStream({ model: 'gpt-4.1-mini', contents: 'Tell a long story [sim stream_error=2]' })) chunks.push(chunk);
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(genai.ApiError);
+    expect((err as InstanceType<typeof genai.ApiError>).message).toMatch(/"status":"(UNAVAILABLE|INTERNAL)"/);
+    expect(chunks.length).toBeGreaterThan(0);
+  });
+
+  describe('bad input, on purpose: google.rpc.Status 4xx, never 500', () => {
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${t.url}${path}`, { method: 'POST', headers: { 'x-goog-api-key': key, 'content-type': 'application/json', ...headers }, body });
+
+    it.each([
+      ['malformed JSON', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [', 400, 'INVALID_ARGUMENT'],
+      ['an unknown method', '/v1beta/models/gemini-2.5-flash:foo', '{}', 404, 'NOT_FOUND'],
+      ['no method', '/v1beta/models/gemini-2.5-flash', '{}', 404, 'NOT_FOUND'],
+      ['missing contents', '/v1beta/models/gpt-4.1-mini:generateContent', '{}', 400, 'INVALID_ARGUMENT'],
+      ['contents of the wrong type', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": "hi"}', 400, 'INVALID_ARGUMENT'],
+      ['a part with two kinds of data', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [{"parts": [{"text": "a", "functionCall": {"name": "f"}}]}]}', 400, 'INVALID_ARGUMENT'],
+      ['a role Gemini does not have', '/v1beta/models/claude-haiku-4-5:generateContent', '{"contents": [{"role": "system", "parts": [{"text": "a"}]}]}', 400, 'INVALID_ARGUMENT'],
+      ['a temperature out of range', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [{"parts": [{"text": "a"}]}], "generationConfig": {"temperature": 7}}', 400, 'INVALID_ARGUMENT'],
+      ['an unknown field', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [{"parts": [{"text": "a"}]}], "madeUp": 1}', 400, 'INVALID_ARGUMENT'],
+      ['a hosted tool', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [{"parts": [{"text": "a"}]}], "tools": [{"googleSearch": {}}]}', 400, 'INVALID_ARGUMENT'],
+      ['a cached content', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [{"parts": [{"text": "a"}]}], "cachedContent": "cachedContents/x"}', 400, 'INVALID_ARGUMENT'],
+      ['a file of the upstream account', '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [{"parts": [{"fileData": {"fileUri": "https://generativelanguage.googleapis.com/v1beta/files/abc"}}]}]}', 400, 'INVALID_ARGUMENT'],
+      ['a stream without alt=sse', '/v1beta/models/gemini-2.5-flash:streamGenerateContent', '{"contents": [{"parts": [{"text": "a"}]}]}', 400, 'INVALID_ARGUMENT'],
+      ['an embedding of an empty text', '/v1beta/models/gemini-embedding-001:embedContent', '{"content": {"parts": [{"text": ""}]}}', 400, 'INVALID_ARGUMENT'],
+      ['a batch naming another model', '/v1beta/models/gemini-embedding-001:batchEmbedContents', '{"requests": [{"model": "models/other", "content": {"parts": [{"text": "a"}]}}]}', 400, 'INVALID_ARGUMENT'],
+      ['a chat model asked for embeddings', '/v1beta/models/gpt-4.1-mini:embedContent', '{"content": {"parts": [{"text": "a"}]}}', 400, 'INVALID_ARGUMENT'],
+      ['a malformed percent-escape', '/v1beta/models/gem%ZZini:generateContent', '{"contents": [{"parts": [{"text": "a"}]}]}', 400, 'INVALID_ARGUMENT'],
+      ['an oversized body', '/v1beta/models/gemini-2.5-flash:generateContent', JSON.stringify({ contents: [{ parts: [{ text: 'x'.repeat(21 * 1024 * 1024) }] }] }), 413, 'INVALID_ARGUMENT'],
+    ])('%s', async (_name, path, body, status, rpcStatus) => {
+      const before = (await simulatorRequests(t)).requests.length;
+      const res = await post(path, body);
+      expect(res.status).toBe(status);
+      const answer = (await res.json()) as { error: { code: number; status: string; message: string; details: Array<Record<string, any>> } };
+      expect(answer.error).toMatchObject({ code: status, status: rpcStatus, message: expect.any(String) });
+      expect(answer.error.details[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', metadata: { request_id: res.headers.get('x-svc-request-id') } });
+      expect((await simulatorRequests(t)).requests.length).toBe(before);
+    });
   });
 
   it.each([

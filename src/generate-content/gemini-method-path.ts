@@ -51,7 +51,7 @@ export function modelCallOf(req: HttpRequest): { model: string; method: GeminiMe
 /** What a request to the Gemini prefix route is, for its usage record, Idempotency-Key and rate limits. */
 export function geminiCallOf(req: HttpRequest): ModelCallOfPath {
   const { model, method } = modelCallOf(req);
-  return { endpoint: geminiEndpoint(method), limited: METHODS[method], model };
+  return { endpoint: geminiEndpoint(method), limited: METHODS[method], model, streamed: method === 'streamGenerateContent' };
 }
 
 /** The endpoint a usage record names: the method's path with the model left as `{model}`. */

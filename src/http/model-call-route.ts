@@ -40,11 +40,12 @@ export interface ModelCallRouteOptions {
   callOf?: (req: HttpRequest) => ModelCallOfPath;
 }
 
-/** One request to a prefix route: its usage record's and Idempotency-Key's endpoint, its rate-limit kind, and the model its path names. */
+/** One request to a prefix route: its usage record's and Idempotency-Key's endpoint, its rate-limit kind, the model its path names, and whether its method streams. */
 export interface ModelCallOfPath {
   endpoint: string;
   limited: LimitedEndpoint;
   model: string;
+  streamed: boolean;
 }
 
 /** A model-call endpoint (POST with a JSON body, one usage record, Idempotency-Key honoured), served as a direct route. */
@@ -53,7 +54,7 @@ export function modelCallRoute(path: string, deps: ModelCallDeps, handle: Middle
   const { callOf } = options;
   if (callOf) {
     const endpointOf = (req: HttpRequest) => callOf(req).endpoint;
-    const retries = deps.idempotency ? [idempotent(deps.idempotency, endpointOf, deps.logger)] : [];
+    const retries = deps.idempotency ? [idempotent(deps.idempotency, endpointOf, deps.logger, (req) => callOf(req).streamed)] : [];
     const limited = deps.rateLimits ? [rateLimited(gate, (req) => { const call = callOf(req); return { endpoint: call.limited, model: call.model }; })] : [];
     return { path, match: 'prefix', errorStyle: options.errorStyle, methods: { POST: [modelCallContext(endpointOf, gate), deps.jsonBody, ...limited, ...retries, handle] } };
   }

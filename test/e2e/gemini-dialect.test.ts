@@ -118,6 +118,33 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
     one.embeddings![0]!.values!.forEach((x, i) => expect(response.embeddings![0]!.values![i]).toBeCloseTo(x, 5));
   });
 
+  it('lists the key\'s models in Gemini\'s Model shape (models.list and models.get)', async () => {
+    const limited = geminiClient(await t.createKey({ name: 'two-models', models: ['claude-haiku-4-5', 'gemini-embedding-001'] }), t.url);
+    const names: string[] = [];
+    for await (const model of await limited.models.list()) names.push(model.name!);
+    expect(names.sort()).toEqual(['models/claude-haiku-4-5', 'models/gemini-embedding-001']);
+    const claude = await limited.models.get({ model: 'claude-haiku-4-5' });
+    expect(claude).toMatchObject({ name: 'models/claude-haiku-4-5', inputTokenLimit: expect.any(Number), supportedActions: ['generateContent', 'streamGenerateContent', 'countTokens'] });
+    const err = await limited.models.get({ model: 'gpt-4.1-mini' }).catch((e: unknown) => e);
+    expect((err as InstanceType<typeof genai.ApiError>).status).toBe(404);
+  });
+
+  it('refuses an Idempotency-Key on a streaming method, and replays a plain one', async () => {
+    const post = (method: string, idem: string) =>
+      fetch(`${t.url}/v1beta/models/gpt-4.1-mini:${method}`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': key, 'content-type': 'application/json', 'idempotency-key': idem },
+        body: JSON.stringify({ contents: [{ parts: [{ text: 'Hi' }] }] }),
+      });
+    const streamed = await post('streamGenerateContent?alt=sse', 'stream-key-1');
+    expect(streamed.status).toBe(400);
+    expect(((await streamed.json()) as { error: { message: string } }).error.message).toMatch(/stream cannot be replayed/);
+    const first = await post('generateContent', 'plain-key-1');
+    const again = await post('generateContent', 'plain-key-1');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+  });
+
   it('bills exactly as chat completions do for the same upstream answer', async () => {
     const prompt = 'How many r are in strawberry? [sim replay=text]';
     const gemini = await ai.models.generateContent({ model: 'gemini-3-pro-preview', contents: prompt });

@@ -17,6 +17,7 @@ import type { ProviderUsage } from '../providers/usage';
 import { toGenerateContentResponse, toGenerateContentStream, type AnswerIdentity } from './chat-to-generate-content';
 import { readEmbedRequest } from './embed-content-request';
 import type { GeminiMethod } from './gemini-method-path';
+import { inGeminiTerms } from './gemini-param-names';
 import { checkFileUris, refuseUnservable } from './gemini-refusals';
 import { countTokensRequestSchema, generateContentRequestSchema, type GenerateContentRequest } from './generate-content-request-schema';
 import { toChatRequest, type ReasoningDefault } from './generate-content-to-chat';
@@ -55,7 +56,9 @@ export class GenerateContentService {
     const prepared = this.prepare(ctx, model, 'generateContent', raw);
     const { req, identity } = prepared;
     if (!prepared.native) {
-      const completion = await this.chat.complete(ctx, toChatRequest(req, model, { stream: false, reasoningDefault: reasoningDefault(prepared) }), { type: 'chat', path: prepared.path });
+      const completion = await this.chat.complete(ctx, toChatRequest(req, model, { stream: false, reasoningDefault: reasoningDefault(prepared) }), { type: 'chat', path: prepared.path }).catch((err: unknown) => {
+        throw inGeminiTerms(err);
+      });
       return toGenerateContentResponse(completion, identity);
     }
     return tryRoutes(ctx, this.routing, prepared.candidates, async (attempt) => {
@@ -71,7 +74,9 @@ export class GenerateContentService {
     const prepared = this.prepare(ctx, model, 'streamGenerateContent', raw);
     const { req, identity } = prepared;
     if (!prepared.native) {
-      const chunks = await this.chat.stream(ctx, toChatRequest(req, model, { stream: true, reasoningDefault: reasoningDefault(prepared) }), { type: 'chat', path: prepared.path });
+      const chunks = await this.chat.stream(ctx, toChatRequest(req, model, { stream: true, reasoningDefault: reasoningDefault(prepared) }), { type: 'chat', path: prepared.path }).catch((err: unknown) => {
+        throw inGeminiTerms(err);
+      });
       return toGenerateContentStream(chunks, identity);
     }
     return tryRoutes(ctx, this.routing, prepared.candidates, async (attempt) => {

@@ -37,7 +37,6 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
   ])('%s (%s)', (model, _how, upstreamPath) => {
     it('generates, with usage in Gemini\'s meaning and one usage record under the Gemini path', async () => {
       const response = await ai.models.generateContent({ model, contents: 'Say hello', config: { maxOutputTokens: 3000 } });
-      if (!response.text) console.log(JSON.stringify(response));
       expect(response.text).toEqual(expect.any(String));
       expect(response.text!.length).toBeGreaterThan(0);
       expect(response.modelVersion).toBe(model);
@@ -171,6 +170,20 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
     expect(err).toBeInstanceOf(genai.ApiError);
     expect((err as InstanceType<typeof genai.ApiError>).message).toMatch(/"status":"(UNAVAILABLE|INTERNAL)"/);
     expect(chunks.length).toBeGreaterThan(0);
+  });
+
+  it('names the Gemini field when the target family refuses what it was translated to', async () => {
+    const refusal = async (config: object) => {
+      const err = await ai.models.generateContent({ model: 'claude-haiku-4-5', contents: 'Hi', config }).catch((e: unknown) => e);
+      expect((err as InstanceType<typeof genai.ApiError>).status).toBe(400);
+      return JSON.parse((err as Error).message).error.details[0].metadata.param;
+    };
+    expect(await refusal({ candidateCount: 2 })).toBe('generationConfig.candidateCount');
+    expect(await refusal({ thinkingConfig: { thinkingBudget: 500 }, maxOutputTokens: 4096 })).toBe('generationConfig.thinkingConfig.thinkingBudget');
+    // Where the family takes it, it goes up as `n`.
+    await fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' });
+    await ai.models.generateContent({ model: 'gpt-4.1-mini', contents: 'Hi', config: { candidateCount: 2 } });
+    expect((await upstream('/chat/completions'))[0]!.body.n).toBe(2);
   });
 
   describe('bad input, on purpose: google.rpc.Status 4xx, never 500', () => {

@@ -116,6 +116,30 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
     expect(response.embeddings!.map((e) => e.values!.length)).toEqual([256, 256]);
     const one = await ai.models.embedContent({ model, contents: 'first text', config: { outputDimensionality: 256 } });
     one.embeddings![0]!.values!.forEach((x, i) => expect(response.embeddings![0]!.values![i]).toBeCloseTo(x, 5));
+    const r = await record(response.sdkHttpResponse!.headers!['x-svc-request-id']!);
+    expect(r.endpoint).toBe('/v1beta/models/{model}:batchEmbedContents');
+    expect(r.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(r.billing.amount_microusd).toBeGreaterThanOrEqual(0);
+  });
+
+  it('hands Gemini routes the task type and titles of an embedding request', async () => {
+    await fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' });
+    await ai.models.embedContent({ model: 'gemini-embedding-001', contents: ['a document'], config: { taskType: 'RETRIEVAL_DOCUMENT', title: 'Doc' } });
+    const [sent] = await upstream(':batchEmbedContents');
+    expect(sent!.body.requests[0]).toMatchObject({ model: 'models/gemini-embedding-001', taskType: 'RETRIEVAL_DOCUMENT', title: 'Doc', content: { parts: [{ text: 'a document' }] } });
+  });
+
+  it('counts a whole generateContentRequest natively, naming the upstream model in it', async () => {
+    await fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' });
+    const res = await fetch(`${t.url}/v1beta/models/gemini-2.5-flash:countTokens`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': key },
+      body: JSON.stringify({ generateContentRequest: { contents: [{ parts: [{ text: 'Count me' }] }], systemInstruction: { parts: [{ text: 'Be brief.' }] } } }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { totalTokens: number }).totalTokens).toBeGreaterThan(0);
+    const [sent] = await upstream(':countTokens');
+    expect(sent!.body.generateContentRequest).toMatchObject({ model: 'models/gemini-2.5-flash', systemInstruction: { parts: [{ text: 'Be brief.' }] } });
   });
 
   it('lists the key\'s models in Gemini\'s Model shape (models.list and models.get)', async () => {

@@ -27,7 +27,7 @@ const STATUS_NAMES: Record<number, string> = {
 const TYPE_PREFIX = 'type.googleapis.com/google.rpc.';
 
 /** The reasons Google's own clients look for, where the gateway's code means the same. */
-const GOOGLE_REASONS: Record<string, string> = { invalid_api_key: 'API_KEY_INVALID', missing_api_key: 'API_KEY_MISSING' };
+const GOOGLE_REASONS: Record<string, string> = { invalid_api_key: 'API_KEY_INVALID' };
 
 /**
  * A gateway error as Google's `google.rpc.Status`:

@@ -6,6 +6,7 @@ import type { RequestContext } from '../model-call/request-context';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { settlementOf, tryRoutes } from '../model-call/route-attempts';
 import type { Routing } from '../model-call/routing';
+import type { GeminiEmbedHints } from '../providers/gemini/gemini-embeddings';
 import type { EmbeddingsResult } from '../providers/openai/openai-embeddings';
 import type { ModelConfig } from '../config/gateway-config-schema';
 import { embeddingsRequestSchema, type EmbeddingsRequest } from './embeddings-request-schema';
@@ -16,6 +17,12 @@ import { describeDimensions, takesDimensions } from '../catalog/embedding-dimens
 
 export const EMBEDDINGS_ENDPOINT = '/v1/embeddings';
 
+/** How an embeddings call came: the path the model is resolved for (another dialect's door names its own), and Gemini's hints for Gemini routes. */
+export interface EmbeddingsEntry {
+  path: string;
+  gemini?: GeminiEmbedHints;
+}
+
 /** Embeddings: validation against the catalog, routing with fallback, one usage record. */
 export class EmbeddingsService {
   constructor(
@@ -23,11 +30,11 @@ export class EmbeddingsService {
     private readonly routing: Routing,
   ) {}
 
-  async create(ctx: RequestContext, raw: unknown): Promise<EmbeddingsResult['body']> {
+  async create(ctx: RequestContext, raw: unknown, entry: EmbeddingsEntry = { path: EMBEDDINGS_ENDPOINT }): Promise<EmbeddingsResult['body']> {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(embeddingsRequestSchema, raw);
     if (req.user) req.user = endUserIdentity(ctx.principal, req.user);
-    const candidates = this.catalog.resolve(req.model, ctx.principal, 'embeddings', EMBEDDINGS_ENDPOINT);
+    const candidates = this.catalog.resolve(req.model, ctx.principal, 'embeddings', entry.path);
     const inputs = Array.isArray(req.input) && (typeof req.input[0] === 'string' || Array.isArray(req.input[0])) ? req.input.length : 1;
     return tryRoutes(ctx, this.routing, candidates, async (attempt) => {
       const { model, route } = attempt.candidate;
@@ -35,7 +42,7 @@ export class EmbeddingsService {
       if (inputs > spec.max_inputs) throw new GatewayError('invalid_parameter', `"input" has ${inputs} items; "${model.id}" takes at most ${spec.max_inputs} per request.`, { param: 'input' });
       if (req.dimensions) checkDimensions(model.id, spec, req.dimensions);
       checkInputLengths(model.id, model.config.max_input_tokens ?? model.config.context_window, req.input);
-      const { body, usage, usageProblem } = await embedOnRoute(route, req, { signal: ctx.signal, span: attempt.span });
+      const { body, usage, usageProblem } = await embedOnRoute(route, req, { signal: ctx.signal, span: attempt.span }, entry.gemini);
       if (usageProblem) ctx.logger.warn('upstream embeddings usage refused; billing a local estimate', { provider: route.provider.name, reason: usageProblem, upstream_usage: JSON.stringify(body.usage).slice(0, 500) });
       const measured = embeddingsUsage(usage, req.input);
       await ctx.ticket.settle(settlementOf(attempt, { statusCode: 200, usage: measured, charge: true, ttftMs: null, wasStreaming: false, errorCode: null }));

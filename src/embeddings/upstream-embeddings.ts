@@ -1,7 +1,7 @@
 import type { CatalogRoute } from '../catalog/catalog';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
-import { createGeminiEmbeddings } from '../providers/gemini/gemini-embeddings';
+import { createGeminiEmbeddings, type GeminiEmbedHints } from '../providers/gemini/gemini-embeddings';
 import { createOpenAIEmbeddings, type EmbeddingsResult } from '../providers/openai/openai-embeddings';
 import { createVoyageEmbeddings } from '../providers/voyage/voyage-embeddings';
 import type { UpstreamScope } from '../providers/http-client';
@@ -13,14 +13,15 @@ import type { EmbeddingsRequest } from './embeddings-request-schema';
  * (its vectors in the encoding asked for pass through); Gemini
  * (batchEmbedContents) and Voyage get the texts, and the gateway writes
  * their vectors in the encoding asked for, base64 being what the openai SDK
- * asks for.
+ * asks for. Gemini's own hints (`taskType`, titles), from a client of its
+ * dialect, reach Gemini routes only: other upstreams have no field for them.
  */
-export async function embedOnRoute(route: CatalogRoute, req: EmbeddingsRequest, scope: UpstreamScope): Promise<EmbeddingsResult> {
+export async function embedOnRoute(route: CatalogRoute, req: EmbeddingsRequest, scope: UpstreamScope, gemini?: GeminiEmbedHints): Promise<EmbeddingsResult> {
   switch (route.provider.type) {
     case 'openai':
       return createOpenAIEmbeddings(route.provider, { ...req, model: route.upstreamModel }, scope);
     case 'gemini': {
-      const vectors = await createGeminiEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, ...scope });
+      const vectors = await createGeminiEmbeddings({ provider: route.provider, upstreamModel: route.upstreamModel, texts: textsOf(req), dimensions: req.dimensions ?? undefined, hints: gemini, ...scope });
       return { body: openAIShape(vectors, req, route.upstreamModel), usage: null };
     }
     case 'voyage': {

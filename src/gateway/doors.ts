@@ -13,6 +13,7 @@ import { DECISION_UNIQUE_IDS } from '../decisions/decision-unique-ids';
 import { decisionsRoute } from '../decisions/decisions-router';
 import { embeddingsRoute } from '../embeddings/embeddings-router';
 import { filesRouter } from '../files/files-router';
+import { generateContentRoutes } from '../generate-content/generate-content-router';
 import { mountAdminGraphql } from '../graphql/admin/admin-graphql';
 import { mountGraphql } from '../graphql/graphql-server';
 import { buildRequestListener } from '../http/app';
@@ -77,7 +78,7 @@ interface DoorParts extends DoorPlumbing {
 
 /**
  * Every door of the gateway on one request listener: the OpenAI-shaped
- * REST API, `/api/*`, the admin API, GraphQL (with graphql-ws on the same
+ * REST API, the Gemini API's dialect, `/api/*`, the admin API, GraphQL (with graphql-ws on the same
  * server), the admin GraphQL, the console and the health routes. A new
  * door is one line in `doors` below, its services taken from the root's.
  */
@@ -97,6 +98,7 @@ export function mountDoors(s: GatewayServices, plumbing: DoorPlumbing): { listen
     // The web console's page and assets; its API calls carry the key pasted into it.
     { open: [consoleRouter()] },
     openaiRestDoor(s, parts),
+    geminiDoor(s, parts),
     graphqlDoor(s, parts),
     adminGraphqlDoor(s, parts),
   ];
@@ -152,6 +154,11 @@ function openaiRestDoor(s: GatewayServices, { env, jsonBody, calls }: DoorParts)
       decisionsRoute(s.decisions, { ...calls, jsonBody: jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, { uniqueKeys: DECISION_UNIQUE_IDS }) }),
     ],
   };
+}
+
+/** The Gemini API's dialect under /v1beta/models, for the Google Gen AI SDK, behind an API key (`x-goog-api-key` or `?key=`). */
+function geminiDoor(s: GatewayServices, { calls }: DoorParts): Door {
+  return { direct: generateContentRoutes(s.generateContent, s.catalog, calls) };
 }
 
 /** /graphql over HTTP and graphql-ws, for API keys. */

@@ -24,6 +24,7 @@ import { DecisionService } from '../decisions/decision-service';
 import { DECISION_TIME_LIMITS } from '../decisions/decision-time-limits';
 import { QuestionGenerator } from '../decisions/question-generation';
 import { EmbeddingsService } from '../embeddings/embeddings-service';
+import { GenerateContentService } from '../generate-content/generate-content-service';
 import { FileService } from '../files/file-service';
 import { FileStore } from '../files/file-store';
 import type { FileStorage } from '../files/storage/file-storage';
@@ -94,6 +95,7 @@ export interface GatewayServices {
   /** The responses the gateway keeps: retrieve, delete, input items, and the writes still owed (flushed at shutdown). */
   storedResponses: StoredResponses;
   embeddings: EmbeddingsService;
+  generateContent: GenerateContentService;
   search: SearchService;
   decisions: DecisionService;
   videos: VideoService;
@@ -178,6 +180,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const chat = new ChatService(catalog, routing);
   const storedResponses = new StoredResponses(new ResponseStore(db, logger, env.GATEWAY_RESPONSES_RETENTION_DAYS * 24 * 60 * 60 * 1000));
   const decisionTimeLimits = { ...DECISION_TIME_LIMITS, evaluationMs: env.GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS, generationMs: env.GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS };
+  const embeddings = new EmbeddingsService(catalog, routing);
   const questions = new QuestionGenerator({ catalog, recorder, ledger, rateLimits, routing, logger, timeLimits: decisionTimeLimits });
   return {
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
@@ -192,7 +195,8 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     chat,
     responses: new ResponsesService(catalog, chat, files, routing, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES), storedResponses, env.GATEWAY_RESPONSES_UPSTREAM_STORE),
     storedResponses,
-    embeddings: new EmbeddingsService(catalog, routing),
+    embeddings,
+    generateContent: new GenerateContentService(catalog, chat, embeddings, routing),
     search: new SearchService(catalog, routing),
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,

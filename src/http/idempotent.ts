@@ -29,17 +29,23 @@ const NOT_KEPT = new Set([408, 409, 429]);
  * files/idempotent-upload.ts).
  * Requests without the header pay nothing for this.
  */
-export function idempotent(store: IdempotencyStore, endpoint: string, logger: Logger): Middleware {
+export function idempotent(
+  store: IdempotencyStore,
+  endpoint: string | ((req: HttpRequest) => string),
+  logger: Logger,
+  /** Where a stream is asked for by the path (Gemini's `:streamGenerateContent`) rather than by `"stream": true`. */
+  streamedByPath?: (req: HttpRequest) => boolean,
+): Middleware {
   return async (req: HttpRequest, res: HttpResponse, next: Next) => {
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next();
     if (isMultipart(req)) throw Errors.validation('Idempotency-Key', 'is taken on JSON requests only; send this request without it.');
-    if ((req.body as { stream?: unknown } | undefined)?.stream === true) {
-      throw Errors.validation('Idempotency-Key', 'cannot be used with "stream": true (a stream cannot be replayed); retry streams without it.');
+    if ((req.body as { stream?: unknown } | undefined)?.stream === true || streamedByPath?.(req)) {
+      throw Errors.validation('Idempotency-Key', 'cannot be used with a streamed answer ("stream": true, or a streaming method): a stream cannot be replayed; retry streams without it.');
     }
     const l = locals(res);
     const claim: IdempotencyClaim = {
-      keyId: l.principal!.keyId, idempotencyKey: key, endpoint, requestId: l.requestId,
+      keyId: l.principal!.keyId, idempotencyKey: key, endpoint: typeof endpoint === 'string' ? endpoint : endpoint(req), requestId: l.requestId,
       requestHash: createHash('sha256').update(`${req.method} ${requestPath(req)}\n${JSON.stringify(req.body ?? null)}`).digest('hex'),
     };
     const found = await store.claim(claim);

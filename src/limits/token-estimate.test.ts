@@ -42,3 +42,18 @@ describe('the correction once the usage record is settled', () => {
     expect(tokenCorrection(42, settledTokens(usage(40, 2)))).toBe(0);
   });
 });
+
+describe('Gemini request bodies', () => {
+  it('count contents, the system instruction and tools, plus maxOutputTokens or the default', () => {
+    const body = { contents: [{ parts: [{ text: 'a'.repeat(400) }] }], systemInstruction: { parts: [{ text: 'b'.repeat(40) }] } };
+    const prompt = Math.ceil((JSON.stringify(body.contents).length + JSON.stringify(body.systemInstruction).length) / 4);
+    expect(estimateTokens('generate_content', body)).toBe(prompt + DEFAULT_OUTPUT_ESTIMATE);
+    expect(estimateTokens('generate_content', { ...body, generationConfig: { maxOutputTokens: 50 } })).toBe(prompt + 50);
+  });
+
+  it('count an embedding\'s texts only, and a token count nothing', () => {
+    const requests = [{ content: { parts: [{ text: 'x'.repeat(80) }] } }];
+    expect(estimateTokens('embed_content', { requests })).toBe(Math.ceil(JSON.stringify(requests).length / 4));
+    expect(estimateTokens('count_tokens', { contents: [{ parts: [{ text: 'x'.repeat(4000) }] }] })).toBe(0);
+  });
+});

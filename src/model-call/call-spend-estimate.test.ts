@@ -54,6 +54,15 @@ describe('the worst case of a request, read from its body', () => {
     expect(spendEstimateOf('chat', { model: 'sheet', messages: [{ role: 'user', content }], max_tokens: 100 })).toEqual({ promptTokens: 226 + 12_000, outputCap: 100 });
   });
 
+  it('reads a Gemini body: inline images by their MIME type, other inline data and file URIs as files, maxOutputTokens as the cap', () => {
+    const image = { contents: [{ parts: [{ text: 'Compare' }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] }], generationConfig: { maxOutputTokens: 200 } };
+    expect(spendEstimateOf('generate_content', image)).toEqual({ promptTokens: Buffer.byteLength(JSON.stringify(image)) + IMAGE_TOKEN_ALLOWANCE, outputCap: 200 });
+    const pdf = { contents: [{ parts: [{ inlineData: { mimeType: 'application/pdf', data: 'JVBE' } }] }] };
+    expect(spendEstimateOf('generate_content', pdf)).toEqual({ promptTokens: Number.MAX_SAFE_INTEGER, outputCap: null });
+    const byUri = { contents: [{ parts: [{ fileData: { fileUri: 'https://x/video.mp4' } }] }] };
+    expect(spendEstimateOf('generate_content', byUri).promptTokens).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it("lets a file fill the model's whole prompt", () => {
     const content = [{ type: 'file', file: { file_id: 'file_1' } }];
     expect(spendEstimateOf('chat', { model: 'sheet', messages: [{ role: 'user', content }], max_tokens: 100 }).promptTokens).toBe(Number.MAX_SAFE_INTEGER);

@@ -3,7 +3,7 @@ import type { PricedRoute, SpendEstimate } from '../billing/spend-estimate';
 import type { Candidate } from '../catalog/catalog';
 
 /** The kind of request body, for where its output cap is. */
-export type EstimatedBody = 'chat' | 'responses' | 'embeddings';
+export type EstimatedBody = 'chat' | 'responses' | 'embeddings' | 'generate_content';
 
 /**
  * Prompt tokens allowed for each image: more than any provider charges for
@@ -22,6 +22,8 @@ export const TOOL_PROMPT_ALLOWANCE = 1_000;
 
 const IMAGE_PART_TYPES = new Set(['image_url', 'input_image', 'image']);
 const FILE_PART_TYPES = new Set(['file', 'input_file']);
+/** Gemini's media parts (`inlineData`, `fileData`) are typed by their MIME type, not a `type` field. */
+const GEMINI_MEDIA_PARTS = ['inlineData', 'fileData'] as const;
 
 /**
  * The worst case of a request, for its hold. A token is never less than one
@@ -31,21 +33,24 @@ const FILE_PART_TYPES = new Set(['file', 'input_file']);
  * model's whole prompt, which is where each route's own limit caps it, and
  * tools add the system prompt an upstream wraps them in. The output is the
  * request's cap, or the model's maximum when it sets none, for each of the
- * `n` completions a chat request asks for (a reasoning budget is part of
+ * `n` completions a chat request asks for (Gemini: `inlineData` and
+ * `fileData` parts, an image's MIME type or a file's, and
+ * `generationConfig.maxOutputTokens`) (a reasoning budget is part of
  * that cap: the reasoning rules keep it below max_tokens). A paid service
  * tier adds its price on every one of those tokens.
  */
 export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstimate {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const parts = { images: 0, files: 0 };
-  countParts(kind === 'chat' ? b.messages : b.input, parts, 0);
+  countParts(kind === 'chat' ? b.messages : kind === 'generate_content' ? [b.contents, b.systemInstruction] : b.input, parts, 0);
   const tools = Array.isArray(b.tools) && b.tools.length > 0 ? TOOL_PROMPT_ALLOWANCE : 0;
   const promptTokens = parts.files > 0 ? Number.MAX_SAFE_INTEGER : jsonBytes(body) + parts.images * IMAGE_TOKEN_ALLOWANCE + tools;
   const outputCap = kind === 'embeddings' ? 0
     : kind === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
-      : positiveInt(b.max_output_tokens);
+      : kind === 'generate_content' ? positiveInt((b.generationConfig as Record<string, unknown> | undefined)?.maxOutputTokens)
+        : positiveInt(b.max_output_tokens);
   const choices = kind === 'chat' ? positiveInt(b.n) : undefined;
-  const tier = kind === 'embeddings' ? undefined : paidServiceTier(b.service_tier);
+  const tier = kind === 'embeddings' || kind === 'generate_content' ? undefined : paidServiceTier(b.service_tier);
   return { promptTokens, outputCap: outputCap ?? null, ...(choices && choices > 1 ? { choices } : {}), ...(tier ? { perTokenDimensions: [serviceTierDimension(tier)] } : {}) };
 }
 
@@ -71,6 +76,13 @@ function countParts(value: unknown, parts: { images: number; files: number }, de
   if (typeof type === 'string') {
     if (IMAGE_PART_TYPES.has(type)) parts.images++;
     else if (FILE_PART_TYPES.has(type)) parts.files++;
+  }
+  for (const field of GEMINI_MEDIA_PARTS) {
+    const media = (value as Record<string, unknown>)[field] as { mimeType?: unknown } | undefined;
+    if (media && typeof media === 'object') {
+      if (typeof media.mimeType === 'string' && media.mimeType.startsWith('image/')) parts.images++;
+      else parts.files++;
+    }
   }
   for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) countParts(child, parts, depth + 1);
 }

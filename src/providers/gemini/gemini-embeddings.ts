@@ -18,6 +18,13 @@ export interface GeminiEmbedCall extends UpstreamScope {
   texts: string[];
   /** `outputDimensionality`: the leading part of each vector. */
   dimensions?: number;
+  hints?: GeminiEmbedHints;
+}
+
+/** What a client of Gemini's own dialect may add: `taskType` for the whole call, and each text's `title` (a document's, with RETRIEVAL_DOCUMENT). */
+export interface GeminiEmbedHints {
+  taskType?: string;
+  titles?: Array<string | undefined>;
 }
 
 /**
@@ -32,11 +39,16 @@ export async function createGeminiEmbeddings(call: GeminiEmbedCall): Promise<num
   const vectors: number[][] = [];
   for (let start = 0; start < call.texts.length; start += GEMINI_EMBED_BATCH) {
     const texts = call.texts.slice(start, start + GEMINI_EMBED_BATCH);
-    const requests = texts.map((text) => ({
-      model: `models/${model}`,
-      content: { parts: [{ text }] },
-      ...(call.dimensions ? { outputDimensionality: call.dimensions } : {}),
-    }));
+    const requests = texts.map((text, i) => {
+      const title = call.hints?.titles?.[start + i];
+      return {
+        model: `models/${model}`,
+        content: { parts: [{ text }] },
+        ...(call.hints?.taskType ? { taskType: call.hints.taskType } : {}),
+        ...(title !== undefined ? { title } : {}),
+        ...(call.dimensions ? { outputDimensionality: call.dimensions } : {}),
+      };
+    });
     const res = await sendUpstream({
       url: `${call.provider.baseUrl}/models/${encodeURIComponent(model)}:batchEmbedContents`,
       headers: { 'content-type': 'application/json', 'x-goog-api-key': call.provider.apiKey, ...call.provider.headers },

@@ -37,6 +37,7 @@ const LAYERS = {
   admin: 6,
   files: 6,
   responses: 6,
+  messages: 6,
   search: 6,
   decisions: 6,
   credentials: 6,

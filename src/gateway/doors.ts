@@ -20,6 +20,7 @@ import { requireApiKey, requireMetricsToken } from '../http/auth';
 import type { DirectRoute } from '../http/direct-routes';
 import type { Middleware } from '../http/http-types';
 import { jsonBody as jsonBodyReader } from '../http/json-body';
+import { messagesRoutes } from '../messages/messages-router';
 import type { ModelCallDeps } from '../http/model-call-route';
 import type { OverloadGuard } from '../http/overload-guard';
 import { modelsRouter } from '../models/models-router';
@@ -96,6 +97,7 @@ export function mountDoors(s: GatewayServices, plumbing: DoorPlumbing): { listen
     // The web console's page and assets; its API calls carry the key pasted into it.
     { open: [consoleRouter()] },
     openaiRestDoor(s, parts),
+    messagesDoor(s, parts),
     graphqlDoor(s, parts),
     adminGraphqlDoor(s, parts),
   ];
@@ -150,6 +152,11 @@ function openaiRestDoor(s: GatewayServices, { env, jsonBody, calls }: DoorParts)
       decisionsRoute(s.decisions, { ...calls, jsonBody: jsonBodyReader(env.GATEWAY_MAX_BODY_BYTES, { uniqueKeys: DECISION_UNIQUE_IDS }) }),
     ],
   };
+}
+
+/** Anthropic's Messages API (/v1/messages, /v1/messages/count_tokens) for every chat model, in Anthropic's shapes. */
+function messagesDoor(s: GatewayServices, { calls }: DoorParts): Door {
+  return { direct: messagesRoutes(s.messages, calls) };
 }
 
 /** /graphql over HTTP and graphql-ws, for API keys. */

@@ -44,6 +44,7 @@ import { GatewayMetrics } from '../observability/metrics';
 import type { Tracing } from '../observability/tracing';
 import { FileBytesBudget } from '../responses/file-bytes-budget';
 import { ResponsesService } from '../responses/responses-service';
+import { MessagesService } from '../messages/messages-service';
 import { SearchService } from '../search/search-service';
 import { SpendTotals } from '../usage/spend-totals';
 import { UsageQueries } from '../usage/usage-queries';
@@ -89,6 +90,7 @@ export interface GatewayServices {
 
   chat: ChatService;
   responses: ResponsesService;
+  messages: MessagesService;
   embeddings: EmbeddingsService;
   search: SearchService;
   decisions: DecisionService;
@@ -185,6 +187,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     rateLimits,
     idempotency: new IdempotencyStore(db),
     chat,
+    messages: new MessagesService(catalog, chat, routing),
     responses: new ResponsesService(catalog, chat, files, routing, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES), env.GATEWAY_RESPONSES_UPSTREAM_STORE),
     embeddings: new EmbeddingsService(catalog, routing),
     search: new SearchService(catalog, routing),

@@ -1,7 +1,7 @@
 import type { MeasuredUsage } from '../billing/usage-record';
 
 /** The model-call endpoints rate limits watch, by what their request body holds. */
-export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos' | 'search' | 'decisions';
+export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos' | 'search' | 'decisions' | 'messages' | 'count_tokens';
 
 /** Output tokens assumed for a chat or Responses request that sets no maximum. */
 export const DEFAULT_OUTPUT_ESTIMATE = 256;
@@ -14,16 +14,22 @@ const CHARS_PER_TOKEN = 4;
  * admitted, before anyone knows its real cost: its prompt (the characters of
  * `messages` / `input` / `instructions`, over four) plus the most it may
  * produce (`max_completion_tokens`, `max_tokens` or `max_output_tokens`, else
- * 256; a decision's prompt is its state and questions). Embeddings produce nothing; video submissions and searches count requests only (0).
+ * 256; a decision's prompt is its state and questions; an Anthropic
+ * Messages request's is `system` and `messages`, its cap `max_tokens`).
+ * Embeddings produce nothing; video submissions, searches and token counts
+ * (Messages' `count_tokens`, free) count requests only (0).
  * The estimate is corrected once the usage record is settled (see tokenCorrection).
  */
 export function estimateTokens(endpoint: LimitedEndpoint, body: unknown): number {
-  if (endpoint === 'videos' || endpoint === 'search' || typeof body !== 'object' || body === null) return 0;
+  if (endpoint === 'videos' || endpoint === 'search' || endpoint === 'count_tokens' || typeof body !== 'object' || body === null) return 0;
   const b = body as Record<string, unknown>;
-  const prompt = endpoint === 'chat' ? [b.messages] : endpoint === 'decisions' ? [b.state, b.questions] : [b.input, endpoint === 'responses' ? b.instructions : undefined];
+  const prompt = endpoint === 'chat' ? [b.messages]
+    : endpoint === 'messages' ? [b.system, b.messages]
+      : endpoint === 'decisions' ? [b.state, b.questions] : [b.input, endpoint === 'responses' ? b.instructions : undefined];
   const promptTokens = Math.ceil(prompt.reduce<number>((n, part) => n + jsonLength(part), 0) / CHARS_PER_TOKEN);
   if (endpoint === 'embeddings') return promptTokens;
-  const cap = endpoint === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens)) : positiveInt(b.max_output_tokens);
+  const cap = endpoint === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
+    : endpoint === 'messages' ? positiveInt(b.max_tokens) : positiveInt(b.max_output_tokens);
   return promptTokens + (cap ?? DEFAULT_OUTPUT_ESTIMATE);
 }
 

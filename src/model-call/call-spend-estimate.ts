@@ -3,7 +3,7 @@ import type { PricedRoute, SpendEstimate } from '../billing/spend-estimate';
 import type { Candidate } from '../catalog/catalog';
 
 /** The kind of request body, for where its output cap is. */
-export type EstimatedBody = 'chat' | 'responses' | 'embeddings';
+export type EstimatedBody = 'chat' | 'responses' | 'embeddings' | 'messages';
 
 /**
  * Prompt tokens allowed for each image: more than any provider charges for
@@ -22,6 +22,8 @@ export const TOOL_PROMPT_ALLOWANCE = 1_000;
 
 const IMAGE_PART_TYPES = new Set(['image_url', 'input_image', 'image']);
 const FILE_PART_TYPES = new Set(['file', 'input_file']);
+/** Anthropic Messages: a document (a PDF's pages cost as images and text) may fill the prompt as a file does. */
+const MESSAGES_FILE_PART_TYPES = new Set([...FILE_PART_TYPES, 'document']);
 
 /**
  * The worst case of a request, for its hold. A token is never less than one
@@ -38,14 +40,17 @@ const FILE_PART_TYPES = new Set(['file', 'input_file']);
 export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstimate {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const parts = { images: 0, files: 0 };
-  countParts(kind === 'chat' ? b.messages : b.input, parts, 0);
+  if (kind === 'messages') countParts([b.system, b.messages], parts, 0, MESSAGES_FILE_PART_TYPES);
+  else countParts(kind === 'chat' ? b.messages : b.input, parts, 0);
   const tools = Array.isArray(b.tools) && b.tools.length > 0 ? TOOL_PROMPT_ALLOWANCE : 0;
   const promptTokens = parts.files > 0 ? Number.MAX_SAFE_INTEGER : jsonBytes(body) + parts.images * IMAGE_TOKEN_ALLOWANCE + tools;
   const outputCap = kind === 'embeddings' ? 0
     : kind === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
-      : positiveInt(b.max_output_tokens);
+      : kind === 'messages' ? positiveInt(b.max_tokens)
+        : positiveInt(b.max_output_tokens);
   const choices = kind === 'chat' ? positiveInt(b.n) : undefined;
-  const tier = kind === 'embeddings' ? undefined : paidServiceTier(b.service_tier);
+  // Messages' tiers (`auto`, `standard_only`) are not paid tiers: a native route refuses what the catalog does not price.
+  const tier = kind === 'embeddings' || kind === 'messages' ? undefined : paidServiceTier(b.service_tier);
   return { promptTokens, outputCap: outputCap ?? null, ...(choices && choices > 1 ? { choices } : {}), ...(tier ? { perTokenDimensions: [serviceTierDimension(tier)] } : {}) };
 }
 
@@ -61,18 +66,18 @@ export function pricedRoutes(candidates: Candidate[]): PricedRoute[] {
 }
 
 /** Counts image and file parts in message content, however deep (bodies are at most 128 levels deep). */
-function countParts(value: unknown, parts: { images: number; files: number }, depth: number): void {
+function countParts(value: unknown, parts: { images: number; files: number }, depth: number, fileTypes: ReadonlySet<string> = FILE_PART_TYPES): void {
   if (depth > 128 || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
-    for (const item of value) countParts(item, parts, depth + 1);
+    for (const item of value) countParts(item, parts, depth + 1, fileTypes);
     return;
   }
   const type = (value as { type?: unknown }).type;
   if (typeof type === 'string') {
     if (IMAGE_PART_TYPES.has(type)) parts.images++;
-    else if (FILE_PART_TYPES.has(type)) parts.files++;
+    else if (fileTypes.has(type)) parts.files++;
   }
-  for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) countParts(child, parts, depth + 1);
+  for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) countParts(child, parts, depth + 1, fileTypes);
 }
 
 function jsonBytes(value: unknown): number {

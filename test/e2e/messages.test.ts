@@ -215,6 +215,185 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
   });
 });
 
+/**
+ * The bill: the same upstream bytes (a recorded Anthropic answer, replayed)
+ * give the same usage record and amount through /v1/messages as through
+ * /v1/chat/completions; cache figures keep Anthropic's meaning in the answer.
+ */
+describe.each(TEST_DATABASES)('the Messages API bill (%s)', (database) => {
+  let t: TestGateway;
+  let key: string;
+  let client: Anthropic;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ database });
+    key = await t.createKey({ name: 'bill' });
+    client = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
+  });
+  afterAll(() => t?.close());
+
+  const recordOf = (requestId: string) =>
+    eventually(async () => {
+      const r = await fetchUsageRecord(t, key, requestId);
+      return r.status === 200 ? r.body : undefined;
+    }, `usage record ${requestId}`);
+
+  async function chatCompletion(body: object): Promise<string> {
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    return res.headers.get('x-svc-request-id')!;
+  }
+
+  const billed = (record: any) => ({ usage: record.usage, amount: record.billing.amount_microusd, lineItems: record.billing.line_items, provider: record.provider_usage });
+
+  it.each([
+    ['a whole answer', 'text', false],
+    ['a streamed answer with thinking', 'thinking', true],
+  ])('bills %s exactly as chat completions does', async (_name, recording, stream) => {
+    const prompt = `Hello [sim replay=${recording}]`;
+    const thinking = stream ? { thinking: { type: 'enabled' as const, budget_tokens: 1024 } } : {};
+    const viaMessages = stream
+      ? (await client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 2048, ...thinking, messages: [{ role: 'user', content: prompt }] }).withResponse()).response
+      : (await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2048, messages: [{ role: 'user', content: prompt }] }).withResponse()).response;
+    const messagesRecord = await recordOf(viaMessages.headers.get('x-svc-request-id')!);
+    const chatId = await chatCompletion({
+      model: 'claude-sonnet-4-5', max_tokens: 2048, messages: [{ role: 'user', content: prompt }],
+      ...(stream ? { stream: true, reasoning: { max_tokens: 1024 } } : {}),
+    });
+    const chatRecord = await recordOf(chatId);
+    expect(messagesRecord.endpoint).toBe('/v1/messages');
+    expect(chatRecord.endpoint).toBe('/v1/chat/completions');
+    expect(billed(messagesRecord)).toEqual(billed(chatRecord));
+    expect(messagesRecord.billing.amount_microusd).toBeGreaterThan(0);
+  });
+
+  it('answers cache reads and writes in Anthropic\'s meaning, and bills every prompt token once', async () => {
+    const system = [{ type: 'text' as const, text: 'You review code carefully. '.repeat(400), cache_control: { type: 'ephemeral' as const } }];
+    const ask = () => client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, system, messages: [{ role: 'user', content: 'Review this' }] }).withResponse();
+    const first = await ask();
+    expect(first.data.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    const second = await ask();
+    const usage = second.data.usage;
+    expect(usage.cache_read_input_tokens).toBe(first.data.usage.cache_creation_input_tokens);
+    expect(usage.input_tokens).toBeLessThan(usage.cache_read_input_tokens!);
+    const record = await recordOf(second.response.headers.get('x-svc-request-id')!);
+    expect(record.usage.prompt_tokens).toBe(usage.input_tokens + usage.cache_read_input_tokens! + usage.cache_creation_input_tokens!);
+    const read = record.billing.line_items.find((l: any) => l.dimension === 'cache_read');
+    expect(read.quantity).toBe(usage.cache_read_input_tokens);
+  });
+});
+
+/**
+ * What a native route forwards: only the fields the gateway knows; what
+ * costs money it does not bill, or names state on the upstream account, is
+ * refused by name before any upstream call.
+ */
+describe.each(TEST_DATABASES)('the Messages API\'s native fields (%s)', (database) => {
+  let t: TestGateway;
+  let key: string;
+  let client: Anthropic;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ database });
+    key = await t.createKey({ name: 'native' });
+    client = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 });
+  });
+  afterAll(() => t?.close());
+  beforeEach(() => fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' }));
+
+  const base = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
+  const upstreamBodies = async () => (await simulatorRequests(t)).requests.filter((r) => r.path.startsWith('/v1/messages')).map((r) => r.body as any);
+
+  it('drops fields it does not know, keeps cache_control and sends the route\'s model', async () => {
+    await client.messages.create({ ...base, made_up_field: 'x', inference_geo: 'us', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral', ttl: '1h' } }] }] } as never);
+    const [body] = await upstreamBodies();
+    expect(body).not.toHaveProperty('made_up_field');
+    expect(body).not.toHaveProperty('inference_geo');
+    expect(body.messages[0].content[0].cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
+    expect(body.model).toBe('claude-sonnet-4-5');
+  });
+
+  it.each([
+    ['a server web search', { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] }, 'tools[0].type'],
+    ['code execution', { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }, 'tools[0].type'],
+    ['remote MCP servers', { mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }] }, 'mcp_servers'],
+    ['a container', { container: 'container_1' }, 'container'],
+    ['the Priority Tier', { service_tier: 'auto' }, 'service_tier'],
+    ['a file stored upstream', { messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'file_1' } }] }] }, 'messages[0].content[0].source'],
+    ['a server tool result', { messages: [{ role: 'user', content: [{ type: 'web_search_tool_result', tool_use_id: 'x', content: [] }] }] }, 'messages[0].content[0].type'],
+  ])('refuses %s by name, before any upstream call, uncharged', async (_name, extra, param) => {
+    const err: any = await client.messages.create({ ...base, ...(extra as object) } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(err.error.error.type).toBe('invalid_request_error');
+    expect(err.error.error.message).toContain(param);
+    expect(await upstreamBodies()).toHaveLength(0);
+    const record = await eventually(async () => {
+      const r = await fetchUsageRecord(t, key, err.requestID);
+      return r.status === 200 ? r.body : undefined;
+    }, 'refusal record');
+    expect(record).toMatchObject({ routing: { status_code: 400 }, billing: { amount_microusd: 0 } });
+  });
+
+  it('refuses a beta that changes prices, and forwards one that does not', async () => {
+    const err: any = await client.messages.create(base, { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(err.error.error.message).toContain('context-1m-2025-08-07');
+    await client.messages.create(base, { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,some-unknown-beta' } });
+    const [logged] = (await simulatorRequests(t)).requests.filter((r) => r.path === '/v1/messages') as Array<{ headers?: Record<string, string> }>;
+    expect(logged!.headers?.['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+  });
+});
+
+/** Bad input on purpose: every refusal is an Anthropic-shaped 4xx, never a 500. */
+describe.each(TEST_DATABASES)('the Messages API on bad input (%s)', (database) => {
+  let t: TestGateway;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ database, env: { GATEWAY_MAX_BODY_BYTES: String(256 * 1024) } });
+    key = await t.createKey();
+  });
+  afterAll(() => t?.close());
+
+  const post = (path: string, body: string) =>
+    fetch(`${t.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
+  const message = (extra: object) => JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }], ...extra });
+
+  it.each([
+    ['malformed JSON', '/v1/messages', '{"model": "claude-sonnet-4-5", ', 400, 'invalid_request_error'],
+    ['a body that is not an object', '/v1/messages', '[1, 2]', 400, 'invalid_request_error'],
+    ['a missing max_tokens', '/v1/messages', JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }), 400, 'invalid_request_error'],
+    ['an unknown model', '/v1/messages', message({ model: 'claude-nine' }), 404, 'not_found_error'],
+    ['an unknown model to count', '/v1/messages/count_tokens', JSON.stringify({ model: 'claude-nine', messages: [{ role: 'user', content: 'Hi' }] }), 404, 'not_found_error'],
+    ['max_tokens of the wrong type', '/v1/messages', message({ max_tokens: '64' }), 400, 'invalid_request_error'],
+    ['messages of the wrong type', '/v1/messages', message({ messages: 'Hi' }), 400, 'invalid_request_error'],
+    ['a role that does not exist', '/v1/messages', message({ messages: [{ role: 'system', content: 'Hi' }] }), 400, 'invalid_request_error'],
+    ['a block without its fields', '/v1/messages', message({ messages: [{ role: 'user', content: [{ type: 'image' }] }] }), 400, 'invalid_request_error'],
+    ['a thinking budget of the wrong type', '/v1/messages', message({ thinking: { type: 'enabled', budget_tokens: 'lots' } }), 400, 'invalid_request_error'],
+    ['a tool_choice naming no tool', '/v1/messages', message({ tool_choice: { type: 'tool', name: 'nope' } }), 400, 'invalid_request_error'],
+    ['a tool without a schema', '/v1/messages', message({ tools: [{ name: 'x' }] }), 400, 'invalid_request_error'],
+    ['a text block without its text', '/v1/messages/count_tokens', JSON.stringify({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: [{ type: 'text' }] }] }), 400, 'invalid_request_error'],
+    ['an oversized body', '/v1/messages', message({ system: 'x'.repeat(300 * 1024) }), 413, 'request_too_large'],
+  ])('%s', async (_name, path, body, status, type) => {
+    const res = await post(path, body);
+    expect(res.status).toBe(status);
+    const json = (await res.json()) as any;
+    expect(json).toEqual({ type: 'error', error: { type, message: expect.any(String) }, request_id: res.headers.get('x-svc-request-id') });
+    expect(res.headers.get('request-id')).toBe(res.headers.get('x-svc-request-id'));
+  });
+
+  it('answers an unknown method on the path in Anthropic\'s shape', async () => {
+    const res = await fetch(`${t.url}/v1/messages`, { headers: { 'x-api-key': key } });
+    expect(res.status).toBe(405);
+    expect(((await res.json()) as any).type).toBe('error');
+  });
+});
+
 /** A rate limit of the gateway, worded as Anthropic's 429 for the SDK, on every family. */
 describe.each(TEST_DATABASES)('the Messages API under a rate limit (%s)', (database) => {
   let t: TestGateway;

@@ -90,6 +90,21 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
       expect(record.usage.completion_tokens).toBe(final.usage.output_tokens);
     });
 
+    it('ends a stream that fails after it started with Anthropic\'s error event, recorded once', async () => {
+      const stream = client.messages.stream({ model, max_tokens: 2048, messages: [{ role: 'user', content: 'Tell me a long story [sim stream_error=2 chunk=4]' }] });
+      const types: string[] = [];
+      const err: any = await (async () => {
+        for await (const event of stream) types.push(event.type);
+      })().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Anthropic.APIError);
+      expect(err.error).toMatchObject({ type: 'error', error: { type: expect.any(String), message: expect.any(String) } });
+      expect(types[0]).toBe('message_start');
+      expect(types).not.toContain('message_stop');
+      const record = await recordOf(gatewayRequestId(stream.request_id));
+      expect(record.endpoint).toBe('/v1/messages');
+      expect(record.routing.status_code).toBeGreaterThanOrEqual(500);
+    });
+
     it('calls a tool, and takes its result on the next turn', async () => {
       const first = await client.messages.create({
         model, max_tokens: 512, tools: [weatherTool], tool_choice: { type: 'any' },

@@ -10,7 +10,7 @@ const weatherTool: Anthropic.Tool = {
 
 /** A Claude model (served natively), an OpenAI model and a Gemini model (through the chat core), each with the upstream path the simulator logs. */
 const MODELS = [
-  { model: 'claude-sonnet-4-5', upstreamPath: '/v1/messages' },
+  { model: 'claude-sonnet-4-6', upstreamPath: '/v1/messages' },
   { model: 'gpt-4.1-mini', upstreamPath: '/v1/chat/completions' },
   { model: 'gemini-2.5-flash', upstreamPath: '/v1beta/models/gemini-2.5-flash:generateContent' },
 ] as const;
@@ -173,7 +173,7 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
   });
 
   it('keeps Claude\'s thinking signature through a tool round trip', async () => {
-    const params = { model: 'claude-sonnet-4-5', max_tokens: 4096, thinking: { type: 'enabled' as const, budget_tokens: 1024 }, tools: [weatherTool] };
+    const params = { model: 'claude-sonnet-4-6', max_tokens: 4096, thinking: { type: 'enabled' as const, budget_tokens: 1024 }, tools: [weatherTool] };
     const first = await client.messages.stream({ ...params, messages: [{ role: 'user', content: 'Weather in Oslo?' }] }).finalMessage();
     expect(first.content.map((b) => b.type)).toEqual(['thinking', 'tool_use']);
     const thinking = first.content[0] as Anthropic.ThinkingBlock;
@@ -191,7 +191,7 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
     expect(second.stop_reason).toBe('end_turn');
     const [upstream] = (await simulatorRequests(t)).requests.filter((r) => r.path === '/v1/messages');
     expect(upstream!.body.messages[1].content[0]).toEqual({ type: 'thinking', thinking: thinking.thinking, signature: thinking.signature });
-    expect(upstream.body.model).toBe('claude-sonnet-4-5');
+    expect(upstream.body.model).toBe('claude-sonnet-4-6');
   });
 
   it('carries Gemini\'s thought signature in a thinking block through a tool round trip', async () => {
@@ -220,7 +220,7 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
 
   it('scopes metadata.user_id to the key upstream, and never shows the scoped value', async () => {
     await fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' });
-    const message = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 64, metadata: { user_id: 'end-user-7' }, messages: [{ role: 'user', content: 'Hi' }] });
+    const message = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, metadata: { user_id: 'end-user-7' }, messages: [{ role: 'user', content: 'Hi' }] });
     const [upstream] = (await simulatorRequests(t)).requests.filter((r) => r.path === '/v1/messages');
     expect(upstream.body.metadata.user_id).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(message)).not.toContain(upstream.body.metadata.user_id);
@@ -273,11 +273,11 @@ describe.each(TEST_DATABASES)('the Messages API bill (%s)', (database) => {
     const prompt = `Hello [sim replay=${recording}]`;
     const thinking = stream ? { thinking: { type: 'enabled' as const, budget_tokens: 1024 } } : {};
     const viaMessages = stream
-      ? (await client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 2048, ...thinking, messages: [{ role: 'user', content: prompt }] }).withResponse()).response
-      : (await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2048, messages: [{ role: 'user', content: prompt }] }).withResponse()).response;
+      ? (await client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 2048, ...thinking, messages: [{ role: 'user', content: prompt }] }).withResponse()).response
+      : (await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 2048, messages: [{ role: 'user', content: prompt }] }).withResponse()).response;
     const messagesRecord = await recordOf(viaMessages.headers.get('x-svc-request-id')!);
     const chatId = await chatCompletion({
-      model: 'claude-sonnet-4-5', max_tokens: 2048, messages: [{ role: 'user', content: prompt }],
+      model: 'claude-sonnet-4-6', max_tokens: 2048, messages: [{ role: 'user', content: prompt }],
       ...(stream ? { stream: true, reasoning: { max_tokens: 1024 } } : {}),
     });
     const chatRecord = await recordOf(chatId);
@@ -289,7 +289,7 @@ describe.each(TEST_DATABASES)('the Messages API bill (%s)', (database) => {
 
   it('answers cache reads and writes in Anthropic\'s meaning, and bills every prompt token once', async () => {
     const system = [{ type: 'text' as const, text: 'You review code carefully. '.repeat(400), cache_control: { type: 'ephemeral' as const } }];
-    const ask = () => client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, system, messages: [{ role: 'user', content: 'Review this' }] }).withResponse();
+    const ask = () => client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 256, system, messages: [{ role: 'user', content: 'Review this' }] }).withResponse();
     const first = await ask();
     expect(first.data.usage.cache_creation_input_tokens).toBeGreaterThan(0);
     const second = await ask();
@@ -321,7 +321,7 @@ describe.each(TEST_DATABASES)('the Messages API\'s native fields (%s)', (databas
   afterAll(() => t?.close());
   beforeEach(() => fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' }));
 
-  const base = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
+  const base = { model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
   const upstreamBodies = async () => (await simulatorRequests(t)).requests.filter((r) => r.path.startsWith('/v1/messages')).map((r) => r.body as any);
 
   it('drops fields it does not know, keeps cache_control and sends the route\'s model', async () => {
@@ -330,7 +330,7 @@ describe.each(TEST_DATABASES)('the Messages API\'s native fields (%s)', (databas
     expect(body).not.toHaveProperty('made_up_field');
     expect(body).not.toHaveProperty('inference_geo');
     expect(body.messages[0].content[0].cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
-    expect(body.model).toBe('claude-sonnet-4-5');
+    expect(body.model).toBe('claude-sonnet-4-6');
   });
 
   it.each([
@@ -377,10 +377,10 @@ describe.each(TEST_DATABASES)('the Messages API on bad input (%s)', (database) =
 
   const post = (path: string, body: string) =>
     fetch(`${t.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
-  const message = (extra: object) => JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }], ...extra });
+  const message = (extra: object) => JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }], ...extra });
 
   it.each([
-    ['malformed JSON', '/v1/messages', '{"model": "claude-sonnet-4-5", ', 400, 'invalid_request_error'],
+    ['malformed JSON', '/v1/messages', '{"model": "claude-sonnet-4-6", ', 400, 'invalid_request_error'],
     ['a body that is not an object', '/v1/messages', '[1, 2]', 400, 'invalid_request_error'],
     ['a missing max_tokens', '/v1/messages', JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }), 400, 'invalid_request_error'],
     ['an unknown model', '/v1/messages', message({ model: 'claude-nine' }), 404, 'not_found_error'],

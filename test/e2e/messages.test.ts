@@ -1,6 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { eventually } from '../support/eventually';
-import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { ADMIN_TOKEN, fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+
+/** A one-pixel PNG and a small PDF: enough for every upstream's own checks. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n').toString('base64');
 
 const weatherTool: Anthropic.Tool = {
   name: 'get_weather',
@@ -124,6 +128,28 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
       });
       expect(second.stop_reason).toBe('end_turn');
       expect(second.content.some((b) => b.type === 'text')).toBe(true);
+    });
+
+    it('takes images and documents, each in the upstream\'s own form', async () => {
+      await fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' });
+      const message = await client.messages.create({
+        model, max_tokens: 2048,
+        messages: [{
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What do these show?' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'report.pdf' },
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Plain notes' }, title: 'notes' },
+          ],
+        }],
+      });
+      expect(message.content.some((b) => b.type === 'text')).toBe(true);
+      const [upstream] = (await simulatorRequests(t)).requests.filter((r) => r.path === upstreamPath);
+      const sent = JSON.stringify(upstream!.body);
+      expect(sent).toContain(PNG);
+      expect(sent).toContain(PDF);
+      expect(sent).toContain('Plain notes');
     });
 
     it('counts tokens, in one uncharged usage record', async () => {
@@ -300,6 +326,64 @@ describe.each(TEST_DATABASES)('the Messages API bill (%s)', (database) => {
     expect(record.usage.prompt_tokens).toBe(usage.input_tokens + usage.cache_read_input_tokens! + usage.cache_creation_input_tokens!);
     const read = record.billing.line_items.find((l: any) => l.dimension === 'cache_read');
     expect(read.quantity).toBe(usage.cache_read_input_tokens);
+  });
+});
+
+/** An account under spend control: the hold before a Messages call, its settlement, and a refusal the wallet cannot cover; Idempotency-Key honoured. */
+describe.each(TEST_DATABASES)('the Messages API under spend control (%s)', (database) => {
+  let t: TestGateway;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ database });
+  });
+  afterAll(() => t?.close());
+
+  const admin = async (path: string, method = 'GET', body?: unknown) => {
+    const res = await fetch(`${t.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  async function fundedAccount(name: string, microusd: number) {
+    const id = (await admin('/api/admin/accounts', 'POST', { name })).body.id as string;
+    const key = (await admin('/api/admin/keys', 'POST', { name: `${name}-key`, account_id: id })).body.key as string;
+    expect((await admin(`/api/admin/accounts/${id}/wallet/top-ups`, 'POST', { amount_microusd: microusd })).status).toBe(201);
+    return { id, key, client: new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 }) };
+  }
+
+  it.each(['claude-sonnet-4-6', 'gemini-2.5-flash'])('holds before a call to %s and settles at the record\'s amount', async (model) => {
+    const a = await fundedAccount(`settle-${model}`, 1_000_000);
+    const { response } = await a.client.messages.create({ model, max_tokens: 1024, messages: [{ role: 'user', content: 'Hello' }] }).withResponse();
+    const requestId = response.headers.get('x-svc-request-id')!;
+    const record = (await fetchUsageRecord(t, a.key, requestId)).body;
+    const charged = record.billing.amount_microusd as number;
+    expect(charged).toBeGreaterThan(0);
+    const mine = (await admin(`/api/admin/accounts/${a.id}/ledger`)).body.data.filter((e: { request_id: string }) => e.request_id === requestId);
+    const hold = mine.find((e: { kind: string }) => e.kind === 'hold');
+    expect(-hold.amount_microusd).toBeGreaterThanOrEqual(charged);
+    expect(mine.find((e: { kind: string }) => e.kind === 'settle')).toMatchObject({ hold_id: hold.id, charged_microusd: charged });
+    expect((await admin(`/api/admin/accounts/${a.id}/wallet`)).body).toMatchObject({ balance_microusd: 1_000_000 - charged, held_microusd: 0 });
+  });
+
+  it('refuses a call the wallet cannot cover as a billing_error, before any upstream call', async () => {
+    const a = await fundedAccount('broke', 50);
+    await fetch(`${t.simulatorUrl}/_sim/requests`, { method: 'DELETE' });
+    const err: any = await a.client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4_000, messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    expect(err.status).toBe(402);
+    expect(err.error).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
+    expect((await simulatorRequests(t)).requests).toHaveLength(0);
+  });
+
+  it('answers a retry with the same Idempotency-Key with the first answer', async () => {
+    const client = new Anthropic({ apiKey: await t.createKey(), baseURL: t.url, maxRetries: 0 });
+    const ask = () => client.messages.create({ model: 'gpt-4.1-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Once' }] }, { headers: { 'Idempotency-Key': 'messages-once-1' } });
+    const first = await ask();
+    const again = await ask();
+    expect(again).toEqual(first);
   });
 });
 

@@ -6,7 +6,7 @@ import { stopReasonOf } from './stop-reason';
 /** One Anthropic stream event; its `type` names it on the wire. */
 export type MessageEvent = { type: string; [field: string]: unknown };
 
-type OpenBlock = { kind: 'text' | 'thinking' | 'tool'; index: number; toolIndex?: number };
+type OpenBlock = { kind: 'text' | 'thinking' | 'tool'; index: number };
 
 /**
  * The chat core's chunks as Anthropic's stream: `message_start` and a
@@ -82,7 +82,7 @@ class MessageBlocks {
 
   *toolCall(toolIndex: number, id: string | undefined, name: string | undefined, args: string | undefined): Generator<MessageEvent> {
     if (!this.toolBlocks.has(toolIndex)) {
-      yield* this.start('tool', { type: 'tool_use', id: id ?? `toolu_${toolIndex}`, name: name ?? '', input: {} }, toolIndex);
+      yield* this.start('tool', { type: 'tool_use', id: id ?? `toolu_${toolIndex}`, name: name ?? '', input: {} });
       this.toolBlocks.set(toolIndex, this.open!.index);
     }
     if (args) yield { type: 'content_block_delta', index: this.toolBlocks.get(toolIndex)!, delta: { type: 'input_json_delta', partial_json: args } };
@@ -94,9 +94,9 @@ class MessageBlocks {
     this.open = undefined;
   }
 
-  private *start(kind: OpenBlock['kind'], block: Record<string, unknown>, toolIndex?: number): Generator<MessageEvent> {
+  private *start(kind: OpenBlock['kind'], block: Record<string, unknown>): Generator<MessageEvent> {
     yield* this.close();
-    this.open = { kind, index: this.next++, toolIndex };
+    this.open = { kind, index: this.next++ };
     yield { type: 'content_block_start', index: this.open.index, content_block: block };
   }
 

@@ -79,9 +79,10 @@ export const anthropicMessagesNative = {
     try {
       for await (const sse of readSseEvents(res.body)) {
         const event = parseAnthropicStreamEvent(sse);
-        const data = parseJsonOrUndefined(sse.data) as Record<string, unknown>;
-        const name = sse.event ?? String(data.type);
-        yield { type: 'event', name, data };
+        const data = parseJsonOrUndefined(sse.data);
+        // Not an event object (a proxy's keep-alive, say): nothing for the client.
+        if (!data || typeof data !== 'object' || Array.isArray(data)) continue;
+        yield { type: 'event', name: sse.event ?? String((data as { type?: unknown }).type), data: data as Record<string, unknown> };
         if (event?.type === 'message_start') {
           usage = event.message.usage;
           partial = true;

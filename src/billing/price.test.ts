@@ -40,7 +40,7 @@ describe('price table and line items', () => {
   const model = (id: string, pricing: Record<string, string>, lanePricing?: Record<string, string>): ModelConfig => ({
     id, enabled: true, owned_by: 'x', family: 'openai', endpoint_types: ['chat'], context_window: 1000,
     modalities: { input: ['text'], output: ['text'] },
-    capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false },
+    capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false, structured_outputs: false },
     pricing,
     routes: [{ provider: 'p', upstream_model: id, lane: 'standard' }, ...(lanePricing ? [{ provider: 'p', upstream_model: id, lane: 'batch', pricing: lanePricing }] : [])],
   });

@@ -17,7 +17,7 @@ const fromCatalog = (id: string) => candidate(modelSchema.parse(DEFAULT_MODELS.f
 /** A text-only model that supports nothing optional and caps output at 1000 tokens. */
 const bare = candidate(modelSchema.parse({
   id: 'bare', owned_by: 'x', family: 'openai', endpoint_types: ['chat'], context_window: 8000, max_output_tokens: 1000,
-  capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false },
+  capabilities: { tools: false, tool_choice: false, json_output: false, vision: false, streaming: false, prompt_caching: false, structured_outputs: false },
   pricing: { input: '1' }, routes: [{ provider: 'p', upstream_model: 'bare' }],
 }));
 /** Tools, but no way to force a call. */
@@ -95,11 +95,11 @@ describe('filterCapableCandidates', () => {
     expect(refusal([bare], { stream: true, messages: image, max_tokens: 5000 }).options.param).toBe('stream');
   });
 
-  it('the catalog: Claude has no JSON output, GPT has it; both take tools, images and streaming', () => {
-    expect(refusal([claude], { response_format: { type: 'json_object' } }).options.param).toBe('response_format');
+  it('the catalog: Claude and GPT both take JSON output, tools, images and streaming', () => {
     const everything = { tools: [tool], tool_choice: 'required' as const, messages: image, stream: true };
     expect(filterCapableCandidates([claude, gpt], req(everything))).toEqual([claude, gpt]);
-    expect(filterCapableCandidates([gpt], req({ ...everything, response_format: { type: 'json_object' } }))).toEqual([gpt]);
+    expect(filterCapableCandidates([claude, gpt], req({ ...everything, response_format: { type: 'json_object' } }))).toEqual([claude, gpt]);
+    expect(claude.model.config.capabilities.structured_outputs).toBe(true);
   });
 
   it('takes the catalog max_output_tokens of each model', () => {
@@ -109,13 +109,13 @@ describe('filterCapableCandidates', () => {
 
   it('keeps the capable candidates in order and drops the others', () => {
     const gptBatch = candidate(gpt.model.config, 'batch');
-    expect(filterCapableCandidates([gpt, claude, bare, gptBatch], req({ response_format: { type: 'json_object' } }))).toEqual([gpt, gptBatch]);
+    expect(filterCapableCandidates([gpt, bare, claude, gptBatch], req({ response_format: { type: 'json_object' } }))).toEqual([gpt, claude, gptBatch]);
   });
 
   it('when none is capable, refuses with the first candidate\'s reason', () => {
-    const err = refusal([bare, claude], { tools: [tool], response_format: { type: 'json_object' } });
+    const err = refusal([bare, toolsOnly], { tools: [tool], response_format: { type: 'json_object' } });
     expect(err.options.param).toBe('tools');
     expect(err.message).toContain('"bare"');
-    expect(refusal([claude, bare], { tools: [tool], response_format: { type: 'json_object' } }).message).toContain('"claude-sonnet-4-5" does not support JSON output');
+    expect(refusal([toolsOnly, bare], { tools: [tool], response_format: { type: 'json_object' } }).message).toContain('"tools-only" does not support JSON output');
   });
 });

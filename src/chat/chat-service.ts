@@ -57,12 +57,15 @@ export class ChatService {
     ctx.ticket.noteRequestedModel(raw && typeof raw === 'object' ? (raw as { model?: unknown }).model : undefined);
     const req = parseRequest(chatRequestSchema, raw);
     if (req.user) req.user = endUserIdentity(ctx.principal, req.user);
+    if (req.prompt_cache_key) req.prompt_cache_key = endUserIdentity(ctx.principal, req.prompt_cache_key);
     const { model: name, thinkingSuffix } = splitThinkingSuffix(req.model);
     const capable = filterCapableCandidates(this.catalog.resolve(name, ctx.principal, entry.type, entry.path), req);
     let firstError: unknown;
     const candidates = capable.flatMap((candidate) => {
       try {
-        return [{ ...candidate, upstreamRequest: applyReasoningRules(candidate.model.config, req, thinkingSuffix) }];
+        const upstreamRequest = applyReasoningRules(candidate.model.config, req, thinkingSuffix);
+        if (candidate.model.config.capabilities.structured_outputs) upstreamRequest.structuredOutputs = true;
+        return [{ ...candidate, upstreamRequest }];
       } catch (err) {
         firstError ??= err;
         return [];

@@ -39,8 +39,13 @@ export const OPERATOR_SEARCH_BACKENDS = {
 /** Text, images and documents (PDF) in; every default chat model reads all three. */
 const chatVision: Modalities = { input: ['text', 'image', 'file'], output: ['text'] };
 const fullChat = { tools: true, tool_choice: true, json_output: true, vision: true, streaming: true, prompt_caching: true };
-/** The Messages API has no JSON output mode, so the catalog says so and the gateway refuses `response_format`. */
-const claudeChat = { ...fullChat, json_output: false };
+/**
+ * Every default Claude model has Anthropic's structured outputs (generally
+ * available from Claude Sonnet 4.5, Haiku 4.5 and Opus 4.5 on), so
+ * `response_format` goes upstream as `output_config.format`.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs
+ */
+const claudeChat = { ...fullChat, structured_outputs: true };
 
 type Reasoning = NonNullable<GatewayConfigInput['models'][number]['reasoning']>;
 
@@ -177,6 +182,12 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     context_window: 1_048_576, max_output_tokens: 65_536, modalities: chatVision, capabilities: fullChat,
     reasoning: gemini3Reasoning(),
     pricing: { input: '0.50', cache_read: '0.05', output: '3.00', reasoning: '3.00' }, routes: route('gemini', 'gemini-3-flash-preview'),
+  },
+  {
+    // xAI speaks OpenAI's chat and Responses protocols; this Grok answers without reasoning, so it takes no reasoning controls.
+    id: 'grok-4-1-fast-non-reasoning', owned_by: 'xai', family: 'xai', endpoint_types: ['chat', 'responses'],
+    context_window: 2_000_000, max_output_tokens: 30_000, modalities: { input: ['text', 'image'], output: ['text'] }, capabilities: fullChat,
+    pricing: { input: '0.20', cache_read: '0.05', output: '0.50' }, routes: route('xai', 'grok-4-1-fast-non-reasoning'),
   },
   {
     id: 'text-embedding-3-small', owned_by: 'openai', family: 'openai-embedding', endpoint_types: ['embeddings'],

@@ -86,6 +86,8 @@ const envSchema = z.object({
   /** How long a decision's evaluation (its attempts together) and a question generation may take, in ms. */
   GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** How long the gateway keeps a stored response (`POST /v1/responses` without `store: false` on a native route) before the sweep removes it. */
+  GATEWAY_RESPONSES_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** Let native `/v1/responses` upstreams store responses as the client asks (`store`); off: `store` goes up false. */
   GATEWAY_RESPONSES_UPSTREAM_STORE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SIMULATOR_PORT: intFromEnv(0),

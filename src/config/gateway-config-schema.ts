@@ -171,8 +171,15 @@ export const modelSchema = z.strictObject({
       vision: z.boolean().default(false),
       streaming: z.boolean().default(true),
       prompt_caching: z.boolean().default(false),
+      /**
+       * The upstream constrains its answer to a JSON schema itself
+       * (Anthropic's structured outputs, `output_config.format`); without
+       * it, a Claude model answers `response_format` through a forced tool
+       * call. Only Anthropic routes read it.
+       */
+      structured_outputs: z.boolean().default(false),
     })
-    .default({ tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false }),
+    .default({ tools: false, tool_choice: false, json_output: false, vision: false, streaming: true, prompt_caching: false, structured_outputs: false }),
   reasoning: reasoningCapabilitiesSchema.optional(),
   video: videoCapabilitiesSchema.optional(),
   embedding: z

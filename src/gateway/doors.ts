@@ -26,6 +26,7 @@ import type { OverloadGuard } from '../http/overload-guard';
 import { modelsRouter } from '../models/models-router';
 import { livenessRouter, opsRouter, type HealthChecks } from '../observability/health-router';
 import { responsesRoute } from '../responses/responses-router';
+import { storedResponsesRouter } from '../responses/stored-responses-router';
 import { searchRoute } from '../search/search-router';
 import { spendTotalsRouter } from '../usage/spend-totals-router';
 import { usageRouter } from '../usage/usage-router';
@@ -142,6 +143,7 @@ function openaiRestDoor(s: GatewayServices, { env, jsonBody, calls }: DoorParts)
       usageRouter(s.usage),
       spendTotalsRouter(s.spend),
       filesRouter(s.files, { store: s.idempotency, logger: s.logger }),
+      storedResponsesRouter(s.storedResponses),
       credentialsRouter(s.credentials, jsonBody),
     ],
     direct: [

@@ -2,6 +2,7 @@ import type { GatewayEnv } from '../config/env';
 import { FileSweeper } from '../jobs/file-sweeper';
 import { HoldSweeper } from '../jobs/hold-sweeper';
 import { IdempotencySweeper } from '../jobs/idempotency-sweeper';
+import { ResponseSweeper } from '../jobs/response-sweeper';
 import { VideoPoller } from '../jobs/video-poller';
 import type { GatewayServices } from './services';
 
@@ -15,7 +16,7 @@ export interface Job {
 /**
  * The gateway's background work: the video poller (when
  * `GATEWAY_VIDEO_POLLER` is on), the sweeps of expired files, idempotency
- * claims and spend holds, and the catalog's revision poll (started with
+ * claims, spend holds and stored responses, and the catalog's revision poll (started with
  * the catalog; stopped here).
  */
 export function gatewayJobs(s: GatewayServices, env: GatewayEnv): Job[] {
@@ -27,6 +28,7 @@ export function gatewayJobs(s: GatewayServices, env: GatewayEnv): Job[] {
     named('file sweep', new FileSweeper(s.files, s.logger, env.GATEWAY_FILE_SWEEP_MS)),
     named('idempotency sweep', new IdempotencySweeper(s.idempotency, s.logger)),
     named('hold sweep', new HoldSweeper(s.ledger, s.logger, env.GATEWAY_HOLD_EXPIRY_MS)),
+    named('stored response sweep', new ResponseSweeper(s.storedResponses.store, s.logger)),
     { name: 'catalog sync', start: () => {}, stop: () => s.catalogSync.stop() },
   ];
 }

@@ -43,8 +43,10 @@ import type { Logger } from '../observability/logger';
 import { GatewayMetrics } from '../observability/metrics';
 import type { Tracing } from '../observability/tracing';
 import { FileBytesBudget } from '../responses/file-bytes-budget';
+import { ResponseStore } from '../responses/response-store';
 import { ResponsesService } from '../responses/responses-service';
 import { MessagesService } from '../messages/messages-service';
+import { StoredResponses } from '../responses/stored-responses';
 import { SearchService } from '../search/search-service';
 import { SpendTotals } from '../usage/spend-totals';
 import { UsageQueries } from '../usage/usage-queries';
@@ -91,6 +93,8 @@ export interface GatewayServices {
   chat: ChatService;
   responses: ResponsesService;
   messages: MessagesService;
+  /** The responses the gateway keeps: retrieve, delete, input items, and the writes still owed (flushed at shutdown). */
+  storedResponses: StoredResponses;
   embeddings: EmbeddingsService;
   search: SearchService;
   decisions: DecisionService;
@@ -174,6 +178,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   });
 
   const chat = new ChatService(catalog, routing);
+  const storedResponses = new StoredResponses(new ResponseStore(db, logger, env.GATEWAY_RESPONSES_RETENTION_DAYS * 24 * 60 * 60 * 1000));
   const decisionTimeLimits = { ...DECISION_TIME_LIMITS, evaluationMs: env.GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS, generationMs: env.GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS };
   const questions = new QuestionGenerator({ catalog, recorder, ledger, rateLimits, routing, logger, timeLimits: decisionTimeLimits });
   return {
@@ -188,7 +193,8 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     idempotency: new IdempotencyStore(db),
     chat,
     messages: new MessagesService(catalog, chat, routing),
-    responses: new ResponsesService(catalog, chat, files, routing, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES), env.GATEWAY_RESPONSES_UPSTREAM_STORE),
+    responses: new ResponsesService(catalog, chat, files, routing, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES), storedResponses, env.GATEWAY_RESPONSES_UPSTREAM_STORE),
+    storedResponses,
     embeddings: new EmbeddingsService(catalog, routing),
     search: new SearchService(catalog, routing),
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),

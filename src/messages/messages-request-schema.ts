@@ -94,7 +94,11 @@ const countedFields = {
   tools: z.array(z.looseObject({ type: z.string().optional() })).max(128).optional(),
   tool_choice: toolChoiceSchema.optional(),
   thinking: thinkingSchema.optional(),
-  output_config: z.looseObject({ effort: z.enum(EFFORTS).optional() }).optional(),
+  output_config: z.looseObject({
+    effort: z.enum(EFFORTS).optional(),
+    /** Structured output: the answer's text is JSON matching `schema`. */
+    format: z.looseObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).optional(),
+  }).optional(),
 };
 
 export const countTokensRequestSchema = z.looseObject(countedFields);

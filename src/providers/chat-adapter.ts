@@ -19,6 +19,13 @@ export interface UpstreamChatRequest extends ChatRequest {
    * `thinkingLevel`); `includeThoughts` asks for the reasoning text (Gemini thought summaries).
    */
   thinking?: { enabled: boolean; budgetTokens?: number; effort?: string; includeThoughts?: boolean };
+  /**
+   * The route's model constrains its answer to a JSON schema itself (catalog
+   * `capabilities.structured_outputs`: Anthropic's `output_config.format`).
+   * Without it an Anthropic route answers `response_format` through a
+   * forced tool call; other protocols have their own `response_format`.
+   */
+  structuredOutputs?: boolean;
 }
 
 export interface ChatCall extends UpstreamScope {

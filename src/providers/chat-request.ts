@@ -17,14 +17,17 @@ const httpsOrDataUrl = z
   });
 
 /**
- * A prompt-caching breakpoint on a text part (Anthropic's `cache_control`),
- * forwarded to upstreams that take one and removed for those that do not.
+ * A prompt-caching breakpoint (Anthropic's `cache_control`) on a text,
+ * image or file part or on a tool, where Anthropic takes one: forwarded to
+ * upstreams that take it and removed for those that do not.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#what-can-be-cached
  */
 export const cacheControlSchema = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
 export const textPartSchema = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControlSchema.optional() });
 export const imagePartSchema = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: httpsOrDataUrl, detail: z.enum(['auto', 'low', 'high']).optional() }),
+  cache_control: cacheControlSchema.optional(),
 });
 /**
  * A document given inline (OpenAI's `file` part): a base64 data URL and its
@@ -49,6 +52,7 @@ export const filePartSchema = z.object({
         ctx.addIssue({ code: 'custom', path: ['file_data'], message: 'is required: the file as a base64 data URL' });
       }
     }),
+  cache_control: cacheControlSchema.optional(),
 });
 const userPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema]);
 
@@ -104,6 +108,7 @@ const toolSchema = z.object({
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().nullish(),
   }),
+  cache_control: cacheControlSchema.optional(),
 });
 
 const toolChoiceSchema = z.union([
@@ -172,6 +177,15 @@ export const chatRequestSchema = z
     logprobs: z.boolean().nullish(),
     top_logprobs: z.number().int().min(0).max(20).nullish(),
     user: z.string().max(256).nullish(),
+    /**
+     * OpenAI's prompt-cache routing key and retention ("in-memory" or
+     * "24h"): forwarded to OpenAI-protocol upstreams (the key scoped to the
+     * API key, as `user` is; on xAI as its `x-grok-conv-id` header) and
+     * dropped for Anthropic and Gemini, which cache by `cache_control` or
+     * on their own.
+     */
+    prompt_cache_key: z.string().max(1024).nullish(),
+    prompt_cache_retention: z.enum(['in-memory', '24h']).nullish(),
     reasoning_effort: reasoningEffortSchema.nullish(),
     reasoning: reasoningSchema.nullish(),
   })

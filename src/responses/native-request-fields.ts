@@ -11,12 +11,15 @@ import type { InputItem, ResponsesRequest } from './responses-request-schema';
  * bill, or that names state kept on the upstream account (which this
  * gateway never records, since every response carries the gateway's own id),
  * is refused by name with a 400 before any upstream call.
+ * `previous_response_id` names a response the gateway keeps itself: the
+ * service resolves it (stored-responses.ts) and never forwards it as sent.
  */
 
 /** Top-level fields forwarded as the client sent them (files already dereferenced in `input`). */
 const FORWARDED_FIELDS = [
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'max_tool_calls',
   'temperature', 'top_p', 'top_logprobs', 'truncation', 'stream', 'stream_options', 'reasoning', 'text', 'metadata', 'service_tier', 'include',
+  'prompt_cache_retention',
 ] as const;
 
 /** Identities of the client's end users and cache groups: forwarded, each replaced by the key's namespaced value. */
@@ -24,7 +27,6 @@ export const END_USER_FIELDS = ['user', 'safety_identifier', 'prompt_cache_key']
 
 /** Fields naming state on the upstream account; the gateway cannot tell which key created it, so it lends none. */
 const UPSTREAM_STATE_FIELDS: Record<string, string> = {
-  previous_response_id: 'names a response stored on the upstream account; responses are not stored there. Send the earlier output items in "input" instead',
   conversation: 'names a conversation stored on the upstream account; conversations are not stored there. Send the earlier items in "input" instead',
   prompt: 'names a prompt template stored on the upstream account. Send "instructions" and "input" yourself',
   background: 'runs a response stored on the upstream account; responses are not stored there. Send the request without "background" (stream it for long answers)',

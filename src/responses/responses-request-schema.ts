@@ -102,6 +102,8 @@ export const responsesRequestSchema = z.looseObject({
   text: z.looseObject({ format: z.looseObject({ type: z.string() }).nullish() }).nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
   user: z.string().max(256).nullish(),
+  prompt_cache_key: z.string().max(1024).nullish(),
+  prompt_cache_retention: z.enum(['in-memory', '24h']).nullish(),
   previous_response_id: z.string().nullish(),
   conversation: z.unknown().optional(),
   background: z.boolean().nullish(),

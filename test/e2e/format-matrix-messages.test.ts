@@ -68,7 +68,7 @@ describe.each(TEST_DATABASES)('the Messages dialect to every upstream family (%s
     system: [{ type: 'text' as const, text: 'You are a weather assistant.', cache_control: { type: 'ephemeral' as const } }],
     metadata: { user_id: 'user-1' },
     stop_sequences: ['###'],
-    tools: [weatherTool],
+    tools: [{ ...weatherTool, cache_control: { type: 'ephemeral' as const } }],
     messages: [{ role: 'user' as const, content: 'Hello there' }],
   });
 

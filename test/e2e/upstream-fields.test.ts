@@ -33,12 +33,11 @@ describe('the fields the upstream receives', () => {
       return r.status === 200 ? r.body : undefined;
     }, `usage record ${requestId}`);
 
-  it('a native route drops fields it does not know and sends store false', async () => {
+  it('a native route drops fields it does not know, forwards the prompt-cache retention and sends store false', async () => {
     await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', store: true, service_tier: 'auto', made_up_field: 'x', prompt_cache_retention: '24h' } as never);
     const [body] = await upstreamBodies('/v1/responses');
-    expect(body).toMatchObject({ model: 'gpt-4.1-mini', input: 'Hi', store: false, service_tier: 'auto' });
+    expect(body).toMatchObject({ model: 'gpt-4.1-mini', input: 'Hi', store: false, service_tier: 'auto', prompt_cache_retention: '24h' });
     expect(body).not.toHaveProperty('made_up_field');
-    expect(body).not.toHaveProperty('prompt_cache_retention');
   });
 
   it.each([
@@ -50,7 +49,6 @@ describe('the fields the upstream receives', () => {
     ['a remote MCP server', { tools: [{ type: 'mcp', server_label: 'x', server_url: 'https://mcp.example.com' }] }, 'tools[0].type'],
     ['a stored prompt', { prompt: { id: 'pmpt_1' } }, 'prompt'],
     ['a conversation', { conversation: 'conv_1' }, 'conversation'],
-    ['a previous response', { previous_response_id: 'resp_1' }, 'previous_response_id'],
     ['background mode', { background: true }, 'background'],
     ['hosted results', { include: ['file_search_call.results'] }, 'include[0]'],
     ['an item reference', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type'],
@@ -97,12 +95,85 @@ describe('the fields the upstream receives', () => {
     expect(bridged.metadata.user_id).toBe(chat.metadata.user_id);
   });
 
+  it('chat hands prompt-cache controls to the upstreams that read them and drops them for the others', async () => {
+    const breakpoint = { type: 'ephemeral', ttl: '1h' };
+    const request = {
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Answer briefly.', cache_control: breakpoint }] },
+        { role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: breakpoint }] },
+      ],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } }, cache_control: breakpoint }],
+      tool_choice: 'none',
+      prompt_cache_key: 'shared-prefix',
+      prompt_cache_retention: '24h',
+      max_tokens: 50,
+    };
+    for (const model of ['gpt-4.1-mini', 'claude-haiku-4-5', 'gemini-2.5-flash']) await client.chat.completions.create({ model, ...request } as never);
+    await other.chat.completions.create({ model: 'gpt-4.1-mini', ...request } as never);
+    await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', prompt_cache_key: 'shared-prefix' });
+    const { requests } = await simulatorRequests(t);
+    const [openai, openaiOther] = requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body);
+    const [claude] = await upstreamBodies('/v1/messages');
+    const [gemini] = requests.filter((r) => r.path.startsWith('/v1beta/models/')).map((r) => r.body);
+    const [native] = await upstreamBodies('/v1/responses');
+
+    expect(openai.prompt_cache_key).toMatch(/^[0-9a-f]{64}$/);
+    expect(openai).toMatchObject({ prompt_cache_key: native.prompt_cache_key, prompt_cache_retention: '24h' });
+    expect(openaiOther.prompt_cache_key).not.toBe(openai.prompt_cache_key);
+    expect(JSON.stringify(openai)).not.toContain('cache_control');
+
+    expect(claude.system).toEqual([{ type: 'text', text: 'Answer briefly.', cache_control: breakpoint }]);
+    expect(claude.messages[0].content).toEqual([{ type: 'text', text: 'Hi', cache_control: breakpoint }]);
+    expect(claude.tools[0].cache_control).toEqual(breakpoint);
+    for (const body of [claude, gemini]) {
+      for (const field of ['prompt_cache_key', 'prompt_cache_retention', 'user']) expect(body).not.toHaveProperty(field);
+    }
+    expect(JSON.stringify(gemini)).not.toContain('cache_control');
+    expect(JSON.stringify(gemini)).not.toContain('prompt_cache');
+  });
+
+  it('the bridge carries the prompt-cache key and retention into chat, which drops them for Anthropic', async () => {
+    const answer = await client.responses.create({ model: 'claude-haiku-4-5', input: 'Hi', store: false, prompt_cache_key: 'shared-prefix', prompt_cache_retention: '24h' });
+    expect(answer.status).toBe('completed');
+    const [bridged] = await upstreamBodies('/v1/messages');
+    expect(JSON.stringify(bridged)).not.toContain('prompt_cache');
+  });
+
   it('embeddings scope user to the key', async () => {
     await client.embeddings.create({ model: 'text-embedding-3-small', input: 'Hi', user: 'alice' });
     await other.embeddings.create({ model: 'text-embedding-3-small', input: 'Hi', user: 'alice' });
     const [a, b] = await upstreamBodies('/v1/embeddings');
     expect(a.user).toMatch(/^[0-9a-f]{64}$/);
     expect(b.user).not.toBe(a.user);
+  });
+});
+
+describe('a chat model served by xAI', () => {
+  let t: TestGateway;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    const base = loadGatewayConfig({}).config;
+    const gpt = base.models.find((m) => m.id === 'gpt-4.1-mini')!;
+    const grok = { ...gpt, id: 'grok-4', owned_by: 'xai', endpoint_types: ['chat' as const], routes: gpt.routes.map((r) => ({ ...r, provider: 'xai', upstream_model: 'grok-4' })) };
+    t = await startTestGateway({ config: { ...base, models: [...base.models, grok] } });
+    client = new OpenAI({ apiKey: await t.createKey(), baseURL: t.baseURL, maxRetries: 0 });
+  });
+  afterAll(() => t?.close());
+
+  it('gets the scoped prompt-cache key as its x-grok-conv-id header, and neither prompt-cache field nor cache_control in the body', async () => {
+    const breakpoint = { type: 'ephemeral' };
+    await client.chat.completions.create({
+      model: 'grok-4',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: breakpoint }] }],
+      prompt_cache_key: 'shared-prefix',
+      prompt_cache_retention: '24h',
+    } as never);
+    const { requests } = await simulatorRequests(t);
+    const sent = requests.find((r) => r.path === '/v1/chat/completions') as unknown as { headers: Record<string, string>; body: object };
+    expect(sent.headers['x-grok-conv-id']).toMatch(/^[0-9a-f]{64}$/);
+    expect(sent.body).toMatchObject({ model: 'grok-4' });
+    expect(JSON.stringify(sent.body)).not.toMatch(/prompt_cache|cache_control/);
   });
 });
 

@@ -128,6 +128,43 @@ describe('POST /v1/messages: answers', () => {
   });
 });
 
+describe('POST /v1/messages: structured outputs', () => {
+  const schema = {
+    type: 'object',
+    properties: { city: { type: 'string' }, rain: { type: 'boolean' }, level: { type: 'string', enum: ['low', 'high'] } },
+    required: ['city', 'rain', 'level'],
+    additionalProperties: false,
+  };
+
+  it('answers output_config.format, and the beta output_format, with JSON text that fits the schema', async () => {
+    for (const field of [{ output_config: { format: { type: 'json_schema', schema } } }, { output_format: { type: 'json_schema', schema } }]) {
+      const answer = await message(userTurn('Weather in Paris?', field));
+      expect(answer).toMatchObject({ stop_reason: 'end_turn', content: [{ type: 'text' }] });
+      const value = JSON.parse(answer.content[0].text);
+      expect(Object.keys(value).sort()).toEqual(['city', 'level', 'rain']);
+      expect({ city: typeof value.city, rain: typeof value.rain, level: ['low', 'high'].includes(value.level) }).toEqual({ city: 'string', rain: 'boolean', level: true });
+    }
+  });
+
+  it('refuses both forms at once, an open object and the bounds structured outputs do not take', async () => {
+    const both = userTurn('Hi', { output_format: { type: 'json_schema', schema }, output_config: { format: { type: 'json_schema', schema } } });
+    expect((await anthropicError(await send(both))).status).toBe(400);
+    const open = userTurn('Hi', { output_config: { format: { type: 'json_schema', schema: { type: 'object', properties: { a: { type: 'string' } } } } } });
+    expect((await anthropicError(await send(open))).body.error.message).toContain("'additionalProperties' must be explicitly set to false");
+    const bounded = { ...schema, properties: { ...schema.properties, count: { type: 'integer', minimum: 1 } } };
+    const refused = await anthropicError(await send(userTurn('Hi', { output_config: { format: { type: 'json_schema', schema: bounded } } })));
+    expect(refused.body.error.message).toBe("output_config.format.schema.properties.count: the keyword 'minimum' is not supported by structured outputs");
+  });
+
+  it('answers a forced tool with input that fits its input_schema, bounds included', async () => {
+    const inputSchema = { type: 'object', properties: { count: { type: 'integer', minimum: 3, maximum: 5 }, name: { type: 'string' } }, required: ['count', 'name'] };
+    const answer = await message(userTurn('Count', { tools: [{ name: 'answer', input_schema: inputSchema }], tool_choice: { type: 'tool', name: 'answer' } }));
+    expect(answer).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', name: 'answer', input: { count: expect.any(Number), name: expect.any(String) } }] });
+    expect(answer.content[0].input.count).toBeGreaterThanOrEqual(3);
+    expect(answer.content[0].input.count).toBeLessThanOrEqual(5);
+  });
+});
+
 describe('POST /v1/messages: prompt caching', () => {
   const longSystem = (ttl?: '1h') => [{ type: 'text', text: `You are a careful assistant. ${'Rules. '.repeat(800)}`, cache_control: { type: 'ephemeral', ...(ttl ? { ttl } : {}) } }];
 

@@ -13,8 +13,9 @@ import { readCarriedSignature } from './carried-signature';
  * thought signatures the gateway carried in them); thinking asked for as
  * `reasoning`, so the target family's reasoning rules apply to it;
  * `metadata.user_id` as `user` (scoped to the key by the chat core).
- * Prompt-caching breakpoints stay on text parts, the only place the chat
- * core carries them.
+ * Prompt-caching breakpoints stay on text, image and file parts and on
+ * tools, where the chat core carries them; `output_config.format` is the
+ * chat core's `response_format` (structured output).
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function toChatRequest(req: MessagesRequest | CountTokensRequest): Record<string, unknown> {
@@ -25,10 +26,18 @@ export function toChatRequest(req: MessagesRequest | CountTokensRequest): Record
   for (const message of req.messages) messages.push(...(message.role === 'user' ? userMessages(message) : [assistantMessage(message)]));
   const body: Record<string, unknown> = { model: req.model, messages };
   const tools = (req.tools ?? []) as Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
-  if (tools.length) body.tools = tools.map((tool) => ({ type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema } }));
+  if (tools.length) {
+    body.tools = (tools as Array<typeof tools[number] & Cacheable>).map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema },
+      ...cacheControlOf(tool),
+    }));
+  }
   if (req.tool_choice) Object.assign(body, toolChoice(req.tool_choice));
   const reasoning = reasoningOf(req);
   if (reasoning) body.reasoning = reasoning;
+  const format = req.output_config?.format;
+  if (format) body.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema, strict: true } };
   if (!isMessagesRequest(req)) return body;
   body.max_tokens = req.max_tokens;
   copy(body, 'temperature', req.temperature);
@@ -96,7 +105,7 @@ function userPart(block: ContentBlock): Array<Record<string, unknown>> {
     case 'text':
       return [textPart(block)];
     case 'image':
-      return [{ type: 'image_url', image_url: { url: block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : (block.source as { url: string }).url } }];
+      return [{ type: 'image_url', image_url: { url: block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : (block.source as { url: string }).url }, ...cacheControlOf(block) }];
     case 'document':
       return documentParts(block);
     default:
@@ -109,7 +118,7 @@ function documentParts(block: Extract<ContentBlock, { type: 'document' }>): Arra
   const titled = (text: string) => ({ type: 'text', text: block.title ? `${block.title}\n\n${text}` : text });
   switch (source.type) {
     case 'base64':
-      return [{ type: 'file', file: { file_data: `data:${source.media_type};base64,${source.data}`, filename: block.title || 'document.pdf' } }];
+      return [{ type: 'file', file: { file_data: `data:${source.media_type};base64,${source.data}`, filename: block.title || 'document.pdf' }, ...cacheControlOf(block) }];
     case 'text':
       return [titled(source.data)];
     case 'content':
@@ -154,7 +163,15 @@ function assistantMessage(message: InputMessage): Record<string, unknown> {
 }
 
 function textPart(block: TextBlock): Record<string, unknown> {
-  return { type: 'text', text: block.text, ...(block.cache_control ? { cache_control: { type: 'ephemeral', ...(block.cache_control.ttl ? { ttl: block.cache_control.ttl } : {}) } } : {}) };
+  return { type: 'text', text: block.text, ...cacheControlOf(block) };
+}
+
+type Cacheable = { cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' } | null };
+
+/** A prompt-caching breakpoint as the chat core carries it (on text, image and file parts, and on tools), only its known fields. */
+function cacheControlOf(block: Cacheable): Record<string, unknown> {
+  const control = block.cache_control;
+  return control ? { cache_control: { type: 'ephemeral', ...(control.ttl ? { ttl: control.ttl } : {}) } } : {};
 }
 
 function copy(body: Record<string, unknown>, field: string, value: unknown): void {

@@ -4,6 +4,7 @@ import { UpstreamError } from '../upstream-error';
 import { anthropicMessageSchema } from './anthropic-api';
 import { anthropicErrorFromResponse, malformedAnthropicAnswer } from './anthropic-errors';
 import { toAnthropicMessagesBody } from './anthropic-request';
+import { answerToolName } from './anthropic-response-format';
 import { AnthropicStreamConverter, parseAnthropicStreamEvent } from './anthropic-stream';
 import { convertAnthropicMessage } from './convert-anthropic-message';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
@@ -26,13 +27,14 @@ export const anthropicChatAdapter: ChatAdapter = {
     if (res.status >= 400) throw anthropicErrorFromResponse(res.status, res.headers, text);
     const parsed = anthropicMessageSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) throw malformedAnthropicAnswer(parsed.error.message);
-    return { completion: convertAnthropicMessage(parsed.data), usage: convertAnthropicUsage(parsed.data.usage) };
+    const completion = convertAnthropicMessage(parsed.data, { answerTool: answerToolName(call.request) });
+    return { completion, usage: convertAnthropicUsage(parsed.data.usage) };
   },
 
   async *stream(call: ChatCall): AsyncGenerator<ChatStreamEvent> {
     const res = await post(call, true);
     if (res.status >= 400) throw anthropicErrorFromResponse(res.status, res.headers, await readBodyText(res.body, 1024 * 1024));
-    const converter = new AnthropicStreamConverter(Math.floor(Date.now() / 1000));
+    const converter = new AnthropicStreamConverter(Math.floor(Date.now() / 1000), answerToolName(call.request));
     try {
       for await (const sse of readSseEvents(res.body)) {
         const event = parseAnthropicStreamEvent(sse);

@@ -32,8 +32,8 @@ const messageStop = { type: 'message_stop' };
 const ping = { type: 'ping' };
 
 /** Runs the events through the parser and the converter, as the adapter does with the SSE events it reads. */
-function convert(events: object[]): ChatStreamEvent[] {
-  const converter = new AnthropicStreamConverter(1_700_000_000);
+function convert(events: object[], answerTool?: string): ChatStreamEvent[] {
+  const converter = new AnthropicStreamConverter(1_700_000_000, answerTool);
   const out: ChatStreamEvent[] = [];
   for (const payload of events) {
     const event = parseAnthropicStreamEvent({ event: (payload as { type: string }).type, data: JSON.stringify(payload) });
@@ -73,6 +73,27 @@ const toolCallDelta = (index: number, id: string, args: string): ChatDelta => ({
 });
 
 describe('AnthropicStreamConverter', () => {
+  it('streams the forced answer tool\'s input pieces as content, ending with finish_reason stop and no tool call', () => {
+    const events = convert([
+      messageStart('msg_1', 40), ping,
+      toolStart(0, 'toolu_1', 'forecast'), json(0, ''), json(0, '{"city": '), json(0, '"Paris"}'), stop(0),
+      messageDelta('tool_use', 40, 12), messageStop,
+    ], 'forecast');
+    expect(summary(events.filter((e) => e.type === 'chunk'))).toEqual([
+      ['chunk', { role: 'assistant', content: '' }, null],
+      ['chunk', { content: '{"city": ' }, null],
+      ['chunk', { content: '"Paris"}' }, null],
+      ['chunk', {}, 'stop'],
+    ]);
+    expect(JSON.parse(contentOf(events))).toEqual({ city: 'Paris' });
+    expect(assembledToolCalls(events)).toEqual([]);
+  });
+
+  it('gives an answer tool without input the empty object, and leaves out text beside it', () => {
+    const events = convert([messageStart('msg_1', 40), textStart(0), text(0, 'Sure.'), stop(0), toolStart(1, 'toolu_1', 'json_object'), json(1, ''), stop(1), messageDelta('tool_use', 40, 3), messageStop], 'json_object');
+    expect(contentOf(events)).toBe('{}');
+  });
+
   it('sends a tool call whole at the end of its message: one delta with id, name and the buffered arguments', () => {
     const events = convert([
       messageStart('msg_1', 40), ping,

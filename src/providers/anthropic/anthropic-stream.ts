@@ -20,7 +20,9 @@ import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
  * thinking as `reasoning_content`, each whole thinking block with its
  * signature as one `reasoning_details` item once it is complete, and tool
  * calls as OpenAI's indexed tool-call deltas, numbered from 0 among the tool
- * calls.
+ * calls. The input of a forced answer tool (a `response_format` served
+ * through a tool call) is the answer: its `input_json_delta` pieces go out
+ * as content as they come, and text blocks beside it are left out.
  *
  * Tool calls are held back whole. A tool_use block's `input_json_delta`
  * pieces are buffered and must parse with JSON.parse at its
@@ -72,6 +74,7 @@ type OpenBlock =
   | { kind: 'text' }
   | { kind: 'thinking'; thinking: string; signature: string }
   | { kind: 'tool'; id: string; name: string; input: string }
+  | { kind: 'answer'; streamed: boolean }
   | { kind: 'other' };
 
 /** What belongs to one message of the stream; a restart replaces it whole. */
@@ -92,7 +95,11 @@ export class AnthropicStreamConverter {
   /** True once `message_stop` arrived: the answer is whole. */
   complete = false;
 
-  constructor(private readonly created: number) {}
+  /** `answerTool`: the forced tool whose input is the answer (a `response_format` without structured outputs), streamed as content. */
+  constructor(
+    private readonly created: number,
+    private readonly answerTool?: string,
+  ) {}
 
   accept(event: AnthropicStreamEventWire): ChatStreamEvent[] {
     switch (event.type) {
@@ -106,7 +113,7 @@ export class AnthropicStreamConverter {
         return this.stopBlock(event.index);
       case 'message_delta':
         this.message.usage = mergeAnthropicUsage(this.message.usage, event.usage);
-        return [...this.releaseToolCalls(), this.chunk({}, mapAnthropicStopReason(event.delta.stop_reason))];
+        return [...this.releaseToolCalls(), this.chunk({}, mapAnthropicStopReason(event.delta.stop_reason, this.answerTool !== undefined))];
       case 'message_stop': {
         // A message_delta normally released the tool calls already; this is for an upstream that skipped it.
         const toolCalls = this.releaseToolCalls();
@@ -132,8 +139,14 @@ export class AnthropicStreamConverter {
 
   private startBlock(index: number, block: AnthropicContentBlockWire): ChatStreamEvent[] {
     const { openBlocks } = this.message;
+    if (this.answerTool !== undefined && block.type === 'tool_use' && block.name === this.answerTool) {
+      openBlocks.set(index, { kind: 'answer', streamed: false });
+      return [];
+    }
     switch (block.type) {
       case 'text':
+        // Text beside a forced answer tool's JSON would make the content unparsable.
+        if (this.answerTool !== undefined) break;
         openBlocks.set(index, { kind: 'text' });
         return block.text ? [this.chunk({ content: block.text })] : [];
       case 'thinking':
@@ -147,10 +160,9 @@ export class AnthropicStreamConverter {
         // The input arrives as input_json_delta pieces; the `input: {}` of the start is a placeholder.
         openBlocks.set(index, { kind: 'tool', id: block.id, name: block.name, input: '' });
         return [];
-      default:
-        openBlocks.set(index, { kind: 'other' });
-        return [];
     }
+    openBlocks.set(index, { kind: 'other' });
+    return [];
   }
 
   private applyDelta(index: number, delta: Extract<AnthropicStreamEventWire, { type: 'content_block_delta' }>['delta']): ChatStreamEvent[] {
@@ -165,6 +177,10 @@ export class AnthropicStreamConverter {
       return [];
     }
     if (delta.type === 'input_json_delta' && block?.kind === 'tool') block.input += delta.partial_json;
+    if (delta.type === 'input_json_delta' && block?.kind === 'answer' && delta.partial_json) {
+      block.streamed = true;
+      return [this.chunk({ content: delta.partial_json })];
+    }
     return [];
   }
 
@@ -175,6 +191,8 @@ export class AnthropicStreamConverter {
     if (block?.kind === 'thinking') {
       return [this.chunk({ reasoning_details: [{ type: 'thinking', thinking: block.thinking, signature: block.signature }] })];
     }
+    // An answer tool with no input streams no piece: its answer is the empty object, as in a whole answer.
+    if (block?.kind === 'answer' && !block.streamed) return [this.chunk({ content: '{}' })];
     if (block?.kind === 'tool') toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: wholeToolInput(index, block) } });
     return [];
   }

@@ -19,7 +19,7 @@ describe('convertAnthropicMessage', () => {
         { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
       ], 'refusal'),
     );
-    expect(convertAnthropicMessage(wire, 1_700_000_000_000)).toEqual({
+    expect(convertAnthropicMessage(wire, { now: 1_700_000_000_000 })).toEqual({
       id: 'msg_1',
       object: 'chat.completion',
       created: 1_700_000_000,
@@ -49,6 +49,16 @@ describe('convertAnthropicMessage', () => {
     expect(convertAnthropicMessage(wire).choices[0]!.message).toEqual({
       role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
     });
+  });
+
+  it('shows the forced answer tool\'s input as the content, JSON text, with finish_reason stop and no tool call', () => {
+    const wire = anthropicMessageSchema.parse(message([
+      { type: 'text', text: 'Here it is:' },
+      { type: 'tool_use', id: 'toolu_1', name: 'forecast', input: { city: 'Paris', rain: false } },
+    ], 'tool_use'));
+    const choice = convertAnthropicMessage(wire, { answerTool: 'forecast' }).choices[0]!;
+    expect(choice).toEqual({ index: 0, message: { role: 'assistant', content: '{"city":"Paris","rain":false}' }, finish_reason: 'stop' });
+    expect(convertAnthropicMessage(wire).choices[0]!.finish_reason).toBe('tool_calls');
   });
 
   it('refuses a known block that lacks what it must carry', () => {

@@ -102,6 +102,21 @@ describe('convertToAnthropicMessages', () => {
     expect(imageSource('data:image/PNG;base64,iVBO')).toEqual({ type: 'base64', media_type: 'image/png', data: 'iVBO' });
   });
 
+  it('keeps the cache_control of image and document parts', () => {
+    const breakpoint = { type: 'ephemeral' as const };
+    const messages: ChatMessage[] = [{
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url: 'https://example.com/cat.png' }, cache_control: breakpoint },
+        { type: 'file', file: { file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }, cache_control: breakpoint },
+      ],
+    }];
+    expect(convertToAnthropicMessages(messages, thinkingOff).messages[0]!.content).toEqual([
+      { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' }, cache_control: breakpoint },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'hi' }, title: 'a.txt', cache_control: breakpoint },
+    ]);
+  });
+
   it('puts the signed thinking of an earlier answer first in its turn, unchanged and in order, and ignores other providers\' items', () => {
     const assistant: ChatMessage = {
       role: 'assistant',

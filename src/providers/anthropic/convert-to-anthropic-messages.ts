@@ -26,8 +26,8 @@ export type AnthropicThinkingBlockParam = { type: 'thinking'; thinking: string; 
 export type AnthropicContentBlockParam =
   | AnthropicTextBlock
   | AnthropicThinkingBlockParam
-  | { type: 'image'; source: AnthropicImageSource }
-  | { type: 'document'; source: AnthropicDocumentSource; title?: string }
+  | { type: 'image'; source: AnthropicImageSource; cache_control?: CacheControl }
+  | { type: 'document'; source: AnthropicDocumentSource; title?: string; cache_control?: CacheControl }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicTextBlock[] };
 
@@ -95,8 +95,9 @@ type UserPart = Exclude<Extract<ChatMessage, { role: 'user' }>['content'], strin
 
 function userPart(part: UserPart): AnthropicContentBlockParam[] {
   if (part.type === 'text') return textBlocks([part]);
-  if (part.type === 'file') return [documentBlock(part.file.file_data!, part.file.filename)];
-  return [{ type: 'image', source: imageSource(part.image_url.url) }];
+  const cache = part.cache_control ? { cache_control: part.cache_control } : {};
+  if (part.type === 'file') return [{ ...documentBlock(part.file.file_data!, part.file.filename), ...cache }];
+  return [{ type: 'image', source: imageSource(part.image_url.url), ...cache }];
 }
 
 /** Text-like documents Anthropic reads as plain text. */

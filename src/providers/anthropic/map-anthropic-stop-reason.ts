@@ -15,6 +15,8 @@ const FINISH_REASONS: { readonly [stopReason: string]: string } = {
   refusal: 'content_filter',
 };
 
-export function mapAnthropicStopReason(stopReason: string | null | undefined): string {
+/** With `answerTool`, a `tool_use` stop is the forced answer tool's: the answer is complete, not a call for the client to make. */
+export function mapAnthropicStopReason(stopReason: string | null | undefined, answerTool = false): string {
+  if (answerTool && stopReason === 'tool_use') return 'stop';
   return (stopReason && FINISH_REASONS[stopReason]) || 'stop';
 }

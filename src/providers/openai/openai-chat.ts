@@ -6,6 +6,7 @@ import { openAIChatChunkSchema, openAIChatCompletionSchema } from './openai-api'
 import { openAIErrorFromResponse, openAIStreamCut, openAIStreamError } from './openai-errors';
 import { postOpenAIJson } from './openai-post';
 import { toOpenAIChatBody } from './openai-request';
+import { toXaiChatCall } from './xai-chat-fields';
 import { convertOpenAIUsage } from './openai-usage';
 import { parseJsonOrUndefined } from '../parse-json';
 
@@ -65,7 +66,9 @@ export const openAIChatAdapter: ChatAdapter = {
 };
 
 function post(call: ChatCall, stream: boolean) {
-  return postOpenAIJson(call.provider, '/chat/completions', toOpenAIChatBody(call.request, call.upstreamModel, stream), stream, call);
+  const body = toOpenAIChatBody(call.request, call.upstreamModel, stream);
+  const target = call.provider.type === 'xai' ? toXaiChatCall(call.provider, body) : { provider: call.provider, body };
+  return postOpenAIJson(target.provider, '/chat/completions', target.body, stream, call);
 }
 
 function familyLabel(call: ChatCall): string {

@@ -1,13 +1,14 @@
 import type { ChatMessage } from '../chat-request';
 import type { UpstreamChatRequest } from '../chat-adapter';
 
-/** Gateway-level fields that are not OpenAI parameters; their effect arrives through `thinking`. */
-const GATEWAY_ONLY_FIELDS = new Set(['thinking', 'reasoning']);
+/** Gateway-level fields that are not OpenAI parameters; the effect of the reasoning ones arrives through `thinking`. */
+const GATEWAY_ONLY_FIELDS = new Set(['thinking', 'reasoning', 'structuredOutputs']);
 
 /**
  * The OpenAI request body for a call: the client's fields under the upstream
- * model name. Streams always ask for the usage chunk, so that every streamed
- * request is billed on the provider's own figures.
+ * model name, without Anthropic's `cache_control` (on parts and tools).
+ * Streams always ask for the usage chunk, so that every streamed request is
+ * billed on the provider's own figures.
  */
 export function toOpenAIChatBody(request: UpstreamChatRequest, upstreamModel: string, stream: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -17,6 +18,7 @@ export function toOpenAIChatBody(request: UpstreamChatRequest, upstreamModel: st
   }
   body.model = upstreamModel;
   body.messages = withoutGatewayFields(request.messages);
+  if (request.tools?.some((tool) => tool.cache_control)) body.tools = request.tools.map(({ cache_control: _cache, ...tool }) => tool);
   if (request.thinking?.effort) body.reasoning_effort = request.thinking.effort;
   if (stream) {
     body.stream = true;
@@ -31,7 +33,7 @@ export function toOpenAIChatBody(request: UpstreamChatRequest, upstreamModel: st
 /**
  * Removes what the gateway adds for other providers, which OpenAI's strict
  * validation would refuse: reasoning state on assistant turns (Anthropic
- * thinking blocks, Gemini signatures) and `cache_control` on text parts.
+ * thinking blocks, Gemini signatures) and `cache_control` on content parts.
  * Messages that carry neither are passed as they are, without copying.
  */
 function withoutGatewayFields(messages: ChatMessage[]): ChatMessage[] {

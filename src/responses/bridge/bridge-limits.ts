@@ -5,7 +5,7 @@ import { decodeReasoningState } from './reasoning-state';
 /** Request fields the bridge carries into a chat request; any other field with a value is refused by name. */
 const CARRIED_FIELDS = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'temperature', 'top_p',
-  'stream', 'store', 'reasoning', 'text', 'metadata', 'user', 'include', 'stream_options', 'prompt_cache_key', 'safety_identifier',
+  'stream', 'store', 'reasoning', 'text', 'metadata', 'user', 'include', 'stream_options', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
 ]);
 
 /** Fields whose default value asks for nothing the bridge lacks. */

@@ -22,7 +22,10 @@ describe('the Responses -> chat bridge', () => {
       max_output_tokens: 500,
       text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' } } },
       reasoning: { effort: 'low' },
+      prompt_cache_key: 'shared-prefix',
+      prompt_cache_retention: '24h',
     });
+    expect(() => checkBridgeable(req, 'claude-x')).not.toThrow();
     expect(toChatRequest(req)).toEqual({
       model: 'm',
       messages: [
@@ -38,6 +41,8 @@ describe('the Responses -> chat bridge', () => {
       max_completion_tokens: 500,
       reasoning: { effort: 'low' },
       response_format: { type: 'json_schema', json_schema: { name: 'out', schema: { type: 'object' } } },
+      prompt_cache_key: 'shared-prefix',
+      prompt_cache_retention: '24h',
     });
   });
 

@@ -80,6 +80,8 @@ export function toChatRequest(req: ResponsesRequest): Record<string, unknown> {
     ...(req.reasoning?.effort ? { reasoning: { effort: req.reasoning.effort } } : {}),
     ...(req.text?.format ? { response_format: toResponseFormat(req.text.format) } : {}),
     ...(req.user ? { user: req.user } : {}),
+    ...(req.prompt_cache_key ? { prompt_cache_key: req.prompt_cache_key } : {}),
+    ...(req.prompt_cache_retention ? { prompt_cache_retention: req.prompt_cache_retention } : {}),
   };
 }
 

@@ -2,9 +2,11 @@ import { hashString } from '../deterministic-random';
 import { type Directives, stripDirectives } from '../directives';
 import { generateWords } from '../generated-text';
 import { randomAlphanumericId } from '../ids';
+import { structuredOutput } from '../structured-output';
 import { type FunctionTool, generateToolCall, toolsToCall } from '../openai/chat-tools';
 import { countTextTokens, truncateToTokens } from '../token-count';
 import { type MessagesRequest, lastMessage, lastUserText, textOf, toolResults } from './messages-request';
+import { outputSchemaOf } from './output-format';
 import { isThinkingOn } from './thinking-rules';
 import { sealRedactedThinking, signThinking } from './thinking-signature';
 
@@ -13,8 +15,10 @@ import { sealRedactedThinking, signThinking } from './thinking-signature';
  * of the request (apart from the random tool-use ids). With thinking on it
  * thinks first, in a signed thinking block. With tools it calls one unless
  * `tool_choice` is `none` or the user turn brings tool results, which it
- * answers in text. `stop_sequences` and `max_tokens` cut the text as the
- * real API does.
+ * answers in text: JSON that fits the schema of a structured output
+ * (`output_config.format`), prose otherwise. A forced tool (`tool_choice`
+ * `tool`) is called with input that fits its `input_schema`.
+ * `stop_sequences` and `max_tokens` cut the text as the real API does.
  * @see https://docs.anthropic.com/en/api/messages
  */
 export type OutputBlock =
@@ -63,9 +67,12 @@ export function buildMessagesAnswer(request: MessagesRequest, directives: Direct
     const callTokens = calls.reduce((sum, call) => sum + countTextTokens(call.name) + countTextTokens(JSON.stringify(call.input)), 0);
     return { content: [...thinking, ...calls], stopReason: 'tool_use', stopSequence: null, outputTokens: thinkingTokens + callTokens, thinkingTokens };
   }
+  const output = outputSchemaOf(request);
+  const schema = output.ok ? output.schema : undefined;
   const words = generateWords(seed, directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD));
   const prose = results.length ? `The tool returned: ${excerpt(resultText)}. ${words}` : words;
-  const text = fitText(prose, request, Math.max(0, request.max_tokens - thinkingTokens));
+  const answerText = schema ? structuredOutput({ name: undefined, schema, seed, promptText: stripDirectives(userText), unusableQuestions: false }).text : prose;
+  const text = fitText(answerText, request, Math.max(0, request.max_tokens - thinkingTokens));
   return {
     content: [...thinking, { type: 'text', text: text.text }],
     stopReason: text.stopReason,

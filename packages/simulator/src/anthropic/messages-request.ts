@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../json-schema-sample';
 import { type AnthropicError, fieldRequired, invalidRequest } from './errors';
+import type { OutputFormat } from './output-format';
 
 /**
  * The parts of a Messages request the simulator reads, and the structural
@@ -20,8 +21,10 @@ export interface MessagesRequest {
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
-  /** Claude 4.5 and later: how much the model spends on its answer, thinking included. */
-  output_config?: { effort?: string };
+  /** Claude 4.5 and later: how much the model spends on its answer, thinking included; the JSON schema of a structured output. */
+  output_config?: { effort?: string; format?: OutputFormat };
+  /** The structured-outputs beta's name for `output_config.format`. */
+  output_format?: OutputFormat;
 }
 
 export interface InputMessage {

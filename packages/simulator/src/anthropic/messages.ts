@@ -12,6 +12,7 @@ import { abandonedFrames, abandonedMessageFrames, withRestart } from './messages
 import { messagesStreamScript, namedEventFrame } from './messages-stream';
 import { messagesUsage } from './messages-usage';
 import type { PromptCache } from './prompt-cache';
+import { outputSchemaOf } from './output-format';
 import { anthropicJsonBody } from './request-body';
 import { anthropicHeaders, sendAnthropicJson, sendAnthropicJsonText } from './respond';
 import { isThinkingOn, thinkingParameterError } from './thinking-rules';
@@ -19,7 +20,8 @@ import { thinkingHistoryError } from './thinking-history';
 
 /**
  * `POST /v1/messages`: checks the request as the real API would (thinking
- * rules and the signed thinking of tool round trips included), applies the
+ * rules, the signed thinking of tool round trips and the schema of a
+ * structured output included), applies the
  * `[sim ...]` directives of the last user text, then answers with a
  * recording or a generated message, whole or streamed (a stream may restart
  * its message first, with `restart_after`).
@@ -59,6 +61,8 @@ export async function handleMessages(context: SimulatorContext, promptCache: Pro
 
 /** Requests the real API turns down whatever the directives say. */
 function refusalFor(request: MessagesRequest): AnthropicError | undefined {
+  const output = outputSchemaOf(request);
+  if (!output.ok) return output.error;
   return thinkingParameterError(request) ?? thinkingHistoryError(request, isThinkingOn(request));
 }
 

@@ -38,6 +38,7 @@ const LAYERS = {
   files: 6,
   responses: 6,
   'generate-content': 6,
+  messages: 6,
   search: 6,
   decisions: 6,
   credentials: 6,

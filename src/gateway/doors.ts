@@ -21,6 +21,7 @@ import { requireApiKey, requireMetricsToken } from '../http/auth';
 import type { DirectRoute } from '../http/direct-routes';
 import type { Middleware } from '../http/http-types';
 import { jsonBody as jsonBodyReader } from '../http/json-body';
+import { messagesRoutes } from '../messages/messages-router';
 import type { ModelCallDeps } from '../http/model-call-route';
 import type { OverloadGuard } from '../http/overload-guard';
 import { modelsRouter } from '../models/models-router';
@@ -99,6 +100,7 @@ export function mountDoors(s: GatewayServices, plumbing: DoorPlumbing): { listen
     { open: [consoleRouter()] },
     openaiRestDoor(s, parts),
     geminiDoor(s, parts),
+    messagesDoor(s, parts),
     graphqlDoor(s, parts),
     adminGraphqlDoor(s, parts),
   ];
@@ -159,6 +161,11 @@ function openaiRestDoor(s: GatewayServices, { env, jsonBody, calls }: DoorParts)
 /** The Gemini API's dialect under /v1beta/models, for the Google Gen AI SDK, behind an API key (`x-goog-api-key` or `?key=`). */
 function geminiDoor(s: GatewayServices, { calls }: DoorParts): Door {
   return { direct: generateContentRoutes(s.generateContent, s.catalog, calls) };
+}
+
+/** Anthropic's Messages API (/v1/messages, /v1/messages/count_tokens) for every chat model, in Anthropic's shapes. */
+function messagesDoor(s: GatewayServices, { calls }: DoorParts): Door {
+  return { direct: messagesRoutes(s.messages, calls) };
 }
 
 /** /graphql over HTTP and graphql-ws, for API keys. */

@@ -46,6 +46,7 @@ import type { Tracing } from '../observability/tracing';
 import { FileBytesBudget } from '../responses/file-bytes-budget';
 import { ResponseStore } from '../responses/response-store';
 import { ResponsesService } from '../responses/responses-service';
+import { MessagesService } from '../messages/messages-service';
 import { StoredResponses } from '../responses/stored-responses';
 import { SearchService } from '../search/search-service';
 import { SpendTotals } from '../usage/spend-totals';
@@ -92,6 +93,7 @@ export interface GatewayServices {
 
   chat: ChatService;
   responses: ResponsesService;
+  messages: MessagesService;
   /** The responses the gateway keeps: retrieve, delete, input items, and the writes still owed (flushed at shutdown). */
   storedResponses: StoredResponses;
   embeddings: EmbeddingsService;
@@ -193,6 +195,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     rateLimits,
     idempotency: new IdempotencyStore(db),
     chat,
+    messages: new MessagesService(catalog, chat, routing),
     responses: new ResponsesService(catalog, chat, files, routing, new FileBytesBudget(env.GATEWAY_FILE_DEREFERENCE_MAX_BYTES), storedResponses, env.GATEWAY_RESPONSES_UPSTREAM_STORE),
     storedResponses,
     embeddings,

@@ -13,6 +13,8 @@ import { toEnvelope, type GatewayError } from '../errors/gateway-error';
  */
 export interface ErrorStyle {
   body(err: GatewayError, requestId: string): object;
+  /** Headers the dialect names the request with on an error answer (Anthropic's `request-id`), beside the gateway's own. */
+  headers?(requestId: string): Record<string, string>;
 }
 
 export const GATEWAY_ERRORS: ErrorStyle = { body: toEnvelope };

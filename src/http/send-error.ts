@@ -8,5 +8,7 @@ import { sendJson } from './send-json';
 export function sendError(res: ServerResponse, err: GatewayError): void {
   if (err.options.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.options.retryAfterSeconds));
   const l = locals(res);
-  sendJson(res, err.status, (l.errorStyle ?? GATEWAY_ERRORS).body(err, l.requestId));
+  const style = l.errorStyle ?? GATEWAY_ERRORS;
+  for (const [name, value] of Object.entries(style.headers?.(l.requestId) ?? {})) res.setHeader(name, value);
+  sendJson(res, err.status, style.body(err, l.requestId));
 }

@@ -21,6 +21,12 @@ describe('the token estimate at admission', () => {
     expect(estimateTokens('responses', { input: 'a'.repeat(40), instructions: 'b'.repeat(40), max_output_tokens: 10 })).toBe(20 + 10);
   });
 
+  it('reads an Anthropic Messages request by its system, messages and max_tokens; a token count by its requests only', () => {
+    expect(estimateTokens('messages', { system: 's'.repeat(40), messages, max_tokens: 9 })).toBe(Math.ceil((40 + JSON.stringify(messages).length) / 4) + 9);
+    expect(estimateTokens('messages', { messages })).toBe(promptTokens + DEFAULT_OUTPUT_ESTIMATE);
+    expect(estimateTokens('count_tokens', { messages })).toBe(0);
+  });
+
   it('counts no output for embeddings and nothing for video submissions or a missing body', () => {
     expect(estimateTokens('embeddings', { input: ['a'.repeat(20), 'b'.repeat(20)] })).toBe(Math.ceil(JSON.stringify(['a'.repeat(20), 'b'.repeat(20)]).length / 4));
     expect(estimateTokens('videos', { prompt: 'a'.repeat(4000) })).toBe(0);

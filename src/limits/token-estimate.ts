@@ -1,9 +1,9 @@
 import type { MeasuredUsage } from '../billing/usage-record';
 
 /** The model-call endpoints rate limits watch, by what their request body holds. */
-export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos' | 'search' | 'decisions' | GeminiLimitedEndpoint;
+export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos' | 'search' | 'decisions' | 'messages' | GeminiLimitedEndpoint;
 
-/** Gemini's methods, by their bodies: `generateContent` (and its stream), the two embedding methods, and `countTokens` (free: requests only). */
+/** Gemini's methods, by their bodies: `generateContent` (and its stream), the two embedding methods, and `countTokens` (free: requests only; Messages' `count_tokens` too). */
 export type GeminiLimitedEndpoint = 'generate_content' | 'embed_content' | 'count_tokens';
 
 /** Output tokens assumed for a chat or Responses request that sets no maximum. */
@@ -18,7 +18,8 @@ const CHARS_PER_TOKEN = 4;
  * `messages` / `input` / `instructions`, over four) plus the most it may
  * produce (`max_completion_tokens`, `max_tokens` or `max_output_tokens`, else
  * 256; a decision's prompt is its state and questions; Gemini's `contents`,
- * `systemInstruction` and `tools`, capped by `generationConfig.maxOutputTokens`).
+ * `systemInstruction` and `tools`, capped by `generationConfig.maxOutputTokens`;
+ * an Anthropic Messages request's `system` and `messages`, capped by `max_tokens`).
  * Embeddings produce nothing; video submissions, searches and token counts count requests only (0).
  * The estimate is corrected once the usage record is settled (see tokenCorrection).
  */
@@ -26,10 +27,13 @@ export function estimateTokens(endpoint: LimitedEndpoint, body: unknown): number
   if (endpoint === 'videos' || endpoint === 'search' || endpoint === 'count_tokens' || typeof body !== 'object' || body === null) return 0;
   const b = body as Record<string, unknown>;
   if (endpoint === 'generate_content' || endpoint === 'embed_content') return estimateGeminiTokens(endpoint, b);
-  const prompt = endpoint === 'chat' ? [b.messages] : endpoint === 'decisions' ? [b.state, b.questions] : [b.input, endpoint === 'responses' ? b.instructions : undefined];
+  const prompt = endpoint === 'chat' ? [b.messages]
+    : endpoint === 'messages' ? [b.system, b.messages]
+      : endpoint === 'decisions' ? [b.state, b.questions] : [b.input, endpoint === 'responses' ? b.instructions : undefined];
   const promptTokens = Math.ceil(prompt.reduce<number>((n, part) => n + jsonLength(part), 0) / CHARS_PER_TOKEN);
   if (endpoint === 'embeddings') return promptTokens;
-  const cap = endpoint === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens)) : positiveInt(b.max_output_tokens);
+  const cap = endpoint === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
+    : endpoint === 'messages' ? positiveInt(b.max_tokens) : positiveInt(b.max_output_tokens);
   return promptTokens + (cap ?? DEFAULT_OUTPUT_ESTIMATE);
 }
 

@@ -75,6 +75,15 @@ describe('the worst case of a request, read from its body', () => {
     expect(spendEstimateOf('chat', { ...body, tools: [] }).promptTokens).toBe(Buffer.byteLength(JSON.stringify({ ...body, tools: [] })));
   });
 
+  it('reads an Anthropic Messages body: images and documents in system, messages and tool results, max_tokens as the cap', () => {
+    const image = { type: 'image', source: { type: 'url', url: 'https://x/a.png' } };
+    const body = { model: 'sheet', max_tokens: 300, messages: [{ role: 'user', content: [image, { type: 'tool_result', tool_use_id: 't', content: [image] }] }] };
+    expect(spendEstimateOf('messages', body)).toEqual({ promptTokens: Buffer.byteLength(JSON.stringify(body)) + 2 * IMAGE_TOKEN_ALLOWANCE, outputCap: 300 });
+    const pdf = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } };
+    expect(spendEstimateOf('messages', { ...body, messages: [{ role: 'user', content: [pdf] }] }).promptTokens).toBe(Number.MAX_SAFE_INTEGER);
+    expect(spendEstimateOf('messages', { ...body, service_tier: 'priority' })).not.toHaveProperty('perTokenDimensions');
+  });
+
   it('counts each of the n completions a chat request asks for', () => {
     expect(spendEstimateOf('chat', { model: 'sheet', messages: hello, max_tokens: 100, n: 3 })).toEqual({ promptTokens: 87, outputCap: 100, choices: 3 });
   });

@@ -3,7 +3,7 @@ import type { PricedRoute, SpendEstimate } from '../billing/spend-estimate';
 import type { Candidate } from '../catalog/catalog';
 
 /** The kind of request body, for where its output cap is. */
-export type EstimatedBody = 'chat' | 'responses' | 'embeddings' | 'generate_content';
+export type EstimatedBody = 'chat' | 'responses' | 'embeddings' | 'generate_content' | 'messages';
 
 /**
  * Prompt tokens allowed for each image: more than any provider charges for
@@ -21,7 +21,8 @@ export const IMAGE_TOKEN_ALLOWANCE = 6_000;
 export const TOOL_PROMPT_ALLOWANCE = 1_000;
 
 const IMAGE_PART_TYPES = new Set(['image_url', 'input_image', 'image']);
-const FILE_PART_TYPES = new Set(['file', 'input_file']);
+/** Files of every dialect: OpenAI's `file` and `input_file`, Anthropic's `document` (a PDF's pages cost as images and text). */
+const FILE_PART_TYPES = new Set(['file', 'input_file', 'document']);
 /** Gemini's media parts (`inlineData`, `fileData`) are typed by their MIME type, not a `type` field. */
 const GEMINI_MEDIA_PARTS = ['inlineData', 'fileData'] as const;
 
@@ -35,22 +36,26 @@ const GEMINI_MEDIA_PARTS = ['inlineData', 'fileData'] as const;
  * request's cap, or the model's maximum when it sets none, for each of the
  * `n` completions a chat request asks for (Gemini: `inlineData` and
  * `fileData` parts, an image's MIME type or a file's, and
- * `generationConfig.maxOutputTokens`) (a reasoning budget is part of
+ * `generationConfig.maxOutputTokens`; Messages: `system` and `messages`,
+ * `max_tokens`) (a reasoning budget is part of
  * that cap: the reasoning rules keep it below max_tokens). A paid service
  * tier adds its price on every one of those tokens.
  */
 export function spendEstimateOf(kind: EstimatedBody, body: unknown): SpendEstimate {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const parts = { images: 0, files: 0 };
-  countParts(kind === 'chat' ? b.messages : kind === 'generate_content' ? [b.contents, b.systemInstruction] : b.input, parts, 0);
+  const content = kind === 'chat' ? b.messages : kind === 'messages' ? [b.system, b.messages] : kind === 'generate_content' ? [b.contents, b.systemInstruction] : b.input;
+  countParts(content, parts, 0);
   const tools = Array.isArray(b.tools) && b.tools.length > 0 ? TOOL_PROMPT_ALLOWANCE : 0;
   const promptTokens = parts.files > 0 ? Number.MAX_SAFE_INTEGER : jsonBytes(body) + parts.images * IMAGE_TOKEN_ALLOWANCE + tools;
   const outputCap = kind === 'embeddings' ? 0
     : kind === 'chat' ? (positiveInt(b.max_completion_tokens) ?? positiveInt(b.max_tokens))
-      : kind === 'generate_content' ? positiveInt((b.generationConfig as Record<string, unknown> | undefined)?.maxOutputTokens)
-        : positiveInt(b.max_output_tokens);
+      : kind === 'messages' ? positiveInt(b.max_tokens)
+        : kind === 'generate_content' ? positiveInt((b.generationConfig as Record<string, unknown> | undefined)?.maxOutputTokens)
+          : positiveInt(b.max_output_tokens);
   const choices = kind === 'chat' ? positiveInt(b.n) : undefined;
-  const tier = kind === 'embeddings' || kind === 'generate_content' ? undefined : paidServiceTier(b.service_tier);
+  // Neither Gemini's nor Messages' bodies name a paid tier (Messages' `auto` and `standard_only` are not; a native route refuses what the catalog does not price).
+  const tier = kind === 'embeddings' || kind === 'generate_content' || kind === 'messages' ? undefined : paidServiceTier(b.service_tier);
   return { promptTokens, outputCap: outputCap ?? null, ...(choices && choices > 1 ? { choices } : {}), ...(tier ? { perTokenDimensions: [serviceTierDimension(tier)] } : {}) };
 }
 

@@ -27,6 +27,8 @@ const ROUTES: Array<[string, (id: string) => string]> = [
   ['POST', () => '/v1/embeddings'],
   ['POST', () => '/v1/search'],
   ['POST', () => '/v1/decisions'],
+  ['POST', () => '/v1/messages'],
+  ['POST', () => '/v1/messages/count_tokens'],
   ['PATCH', (x) => `/api/admin/keys/${x}`],
   ['POST', () => '/v1/videos'],
   ['POST', () => '/v1/videos/generations'],
@@ -156,7 +158,7 @@ export function answerProblem(p: Probe, status: number, requestId: string | null
   const context = `${p.route.method} ${p.route.path} -> ${status} ${text.slice(0, 300)}`;
   if (!requestId) return `no X-Svc-Request-Id: ${context}`;
   if (status < 400 || p.route.method === 'HEAD') return undefined;
-  let answer: { error?: { code: string; request_id: string }; errors?: Array<{ extensions?: { request_id?: string; code?: string } }> };
+  let answer: { type?: string; request_id?: string; error?: { code: string; type?: string; request_id: string }; errors?: Array<{ extensions?: { request_id?: string; code?: string } }> };
   try {
     answer = JSON.parse(text) as typeof answer;
   } catch {
@@ -165,6 +167,11 @@ export function answerProblem(p: Probe, status: number, requestId: string | null
   if (answer.errors) {
     // GraphQL's own shape: the id is in each error's extensions.
     return answer.errors.every((e) => e.extensions?.request_id === requestId) ? undefined : `a GraphQL error without the request id: ${context}`;
+  }
+  if (answer.type === 'error') {
+    // Anthropic's shape (the Messages routes): the id beside the error, an overloaded gateway as `overloaded_error`.
+    if (answer.request_id !== requestId) return `an Anthropic-shaped refusal without its request id: ${context}`;
+    return status >= 500 && !(status === 503 && answer.error?.type === 'overloaded_error') ? `a ${status}: ${context}` : undefined;
   }
   if (answer.error?.request_id !== requestId) return `a refusal outside the error envelope or without its request id: ${context}`;
   if (status >= 500 && !(status === 503 && DOCUMENTED_503.has(answer.error.code))) return `a ${status}: ${context}`;

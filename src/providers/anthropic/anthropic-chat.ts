@@ -16,7 +16,7 @@ import { parseJsonOrUndefined } from '../parse-json';
  * @see https://docs.anthropic.com/en/api/messages
  * @see https://docs.anthropic.com/en/api/versioning
  */
-const ANTHROPIC_VERSION = '2023-06-01';
+export const ANTHROPIC_VERSION = '2023-06-01';
 
 export const anthropicChatAdapter: ChatAdapter = {
   async complete(call: ChatCall): Promise<ChatResult> {

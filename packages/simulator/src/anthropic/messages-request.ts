@@ -78,6 +78,13 @@ export function validateMessagesRequest(json: object): Validated {
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) {
     return { ok: false, error: invalidRequest('max_tokens: Input should be greater than or equal to 1') };
   }
+  return validateMessages(json);
+}
+
+/** The checks of `model` and `messages` alone, as `count_tokens` makes them (it takes no `max_tokens`). */
+export function validateMessages(json: object): Validated {
+  const body: { model?: unknown; messages?: unknown } = json;
+  if (typeof body.model !== 'string' || body.model === '') return { ok: false, error: fieldRequired('model') };
   if (body.messages === undefined) return { ok: false, error: fieldRequired('messages') };
   if (!Array.isArray(body.messages)) return { ok: false, error: invalidRequest('messages: Input should be a valid list') };
   const problem = messagesProblem(body.messages);

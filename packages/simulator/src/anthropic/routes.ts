@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { SimulatorContext } from '../context';
 import type { Route } from '../routing';
 import { type AnthropicError, missingApiKey, missingVersion, sendAnthropicError, unknownVersion } from './errors';
+import { handleCountTokens } from './count-tokens';
 import { handleMessages } from './messages';
 import { PromptCache } from './prompt-cache';
 
@@ -16,7 +17,10 @@ const KNOWN_VERSIONS = new Set(['2023-06-01', '2023-01-01']);
 
 export function anthropicRoutes(context: SimulatorContext): Route[] {
   const promptCache = new PromptCache();
-  const routes: Route[] = [{ method: 'POST', path: /^\/v1\/messages$/, handle: (exchange) => handleMessages(context, promptCache, exchange) }];
+  const routes: Route[] = [
+    { method: 'POST', path: /^\/v1\/messages$/, handle: (exchange) => handleMessages(context, promptCache, exchange) },
+    { method: 'POST', path: /^\/v1\/messages\/count_tokens$/, handle: async (exchange) => handleCountTokens(exchange) },
+  ];
   return routes.map(requireAnthropicHeaders);
 }
 

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from '../providers/chat-types';
 import { toGenerateContentResponse, toGenerateContentStream } from './chat-to-generate-content';
-import { decodeReasoningState } from '../responses/bridge/reasoning-state';
+import { decodeReasoningState } from '../chat/carried-reasoning-state';
 
 const identity = { modelVersion: 'claude-x', responseId: 'req_1', includeThoughts: true };
 const usage = { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150, prompt_tokens_details: { cached_tokens: 40 }, completion_tokens_details: { reasoning_tokens: 30 } };

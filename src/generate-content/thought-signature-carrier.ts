@@ -1,5 +1,5 @@
 import type { ReasoningDetail } from '../providers/chat-request';
-import { decodeReasoningState, encodeReasoningState } from '../responses/bridge/reasoning-state';
+import { decodeReasoningState, encodeReasoningState } from '../chat/carried-reasoning-state';
 
 /**
  * The reasoning state of a translated answer (Anthropic's signed thinking,

@@ -68,7 +68,7 @@ describe.each(TEST_DATABASES)('an agent loop over the Messages API (%s)', (datab
     expect(calls).toHaveLength(3);
     for (const part of calls) expect(part.thoughtSignature).toEqual(expect.any(String));
     expect(last.generationConfig.thinkingConfig.thinkingBudget).toBe(2048);
-    expect(JSON.stringify(last)).not.toContain('gateway.thought_signature');
+    expect(JSON.stringify(last)).not.toContain('gwrs1.');
   });
 
   it('runs three rounds of tool use with thinking on an OpenAI reasoning model', async () => {

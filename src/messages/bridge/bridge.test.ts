@@ -1,6 +1,6 @@
 import type { ChatCompletion, ChatCompletionChunk, ChatDelta } from '../../providers/chat-types';
 import { messagesRequestSchema } from '../messages-request-schema';
-import { carriedSignature, readCarriedSignature } from './carried-signature';
+import { decodeReasoningState, encodeReasoningState } from '../../chat/carried-reasoning-state';
 import { toMessage } from './chat-to-message';
 import { toMessageEvents } from './message-events';
 import { toChatRequest } from './messages-to-chat';
@@ -25,7 +25,7 @@ describe('the Messages -> chat bridge', () => {
           role: 'assistant',
           content: [
             { type: 'thinking', thinking: 'hmm', signature: 'sig-1' },
-            { type: 'thinking', thinking: '', signature: carriedSignature(geminiSignature) },
+            { type: 'thinking', thinking: '', signature: encodeReasoningState([geminiSignature]) },
             { type: 'redacted_thinking', data: 'sealed' },
             { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
           ],
@@ -113,7 +113,7 @@ describe('a chat completion as a Message', () => {
     expect(message).toEqual({
       id: 'msg_1', type: 'message', role: 'assistant', model: 'gemini-2.5-flash',
       content: [
-        { type: 'thinking', thinking: 'let me see', signature: carriedSignature(geminiSignature) },
+        { type: 'thinking', thinking: 'let me see', signature: encodeReasoningState([geminiSignature]) },
         { type: 'text', text: 'Calling' },
         { type: 'tool_use', id: 'call_1', name: 'f', input: { a: 1 } },
       ],
@@ -174,7 +174,7 @@ describe('chat chunks as Anthropic stream events', () => {
       { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: ':1}' } },
       { type: 'content_block_stop', index: 2 },
       { type: 'content_block_start', index: 3, content_block: { type: 'thinking', thinking: '', signature: '' } },
-      { type: 'content_block_delta', index: 3, delta: { type: 'signature_delta', signature: carriedSignature(geminiSignature) } },
+      { type: 'content_block_delta', index: 3, delta: { type: 'signature_delta', signature: encodeReasoningState([geminiSignature]) } },
       { type: 'content_block_stop', index: 3 },
       { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 } },
       { type: 'message_stop' },
@@ -204,9 +204,9 @@ describe('chat chunks as Anthropic stream events', () => {
 
 describe('a Gemini thought signature carried in a thinking block', () => {
   it('reads back what it wrote, and nothing from an Anthropic signature', () => {
-    expect(readCarriedSignature(carriedSignature(geminiSignature))).toEqual(geminiSignature);
-    expect(readCarriedSignature(carriedSignature({ type: 'thought_signature', signature: 's' }))).toEqual({ type: 'thought_signature', signature: 's' });
-    expect(readCarriedSignature('EqQBCkYIBxgCKkB')).toBeUndefined();
-    expect(readCarriedSignature('gateway.thought_signature.!!!')).toBeUndefined();
+    expect(decodeReasoningState(encodeReasoningState([geminiSignature]))).toEqual([geminiSignature]);
+    expect(decodeReasoningState(encodeReasoningState([{ type: 'thought_signature', signature: 's' }]))).toEqual([{ type: 'thought_signature', signature: 's' }]);
+    expect(decodeReasoningState('EqQBCkYIBxgCKkB')).toBeUndefined();
+    expect(decodeReasoningState('gwrs1.!!!')).toBeUndefined();
   });
 });

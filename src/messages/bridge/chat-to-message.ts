@@ -1,6 +1,6 @@
 import type { ChatCompletion, ReasoningDetail } from '../../providers/chat-types';
 import { messageUsageOf } from '../message-usage';
-import { carriedSignature } from './carried-signature';
+import { encodeReasoningState } from '../../chat/carried-reasoning-state';
 import { stopReasonOf } from './stop-reason';
 
 /**
@@ -37,7 +37,7 @@ export function thinkingBlocks(reasoningText: string, details: ReasoningDetail[]
     if (detail.type === 'thinking') blocks.push({ type: 'thinking', thinking: detail.thinking, signature: detail.signature });
     else if (detail.type === 'redacted_thinking') blocks.push({ type: 'redacted_thinking', data: detail.data });
     else {
-      blocks.push({ type: 'thinking', thinking: textCarried ? '' : reasoningText, signature: carriedSignature(detail) });
+      blocks.push({ type: 'thinking', thinking: textCarried ? '' : reasoningText, signature: encodeReasoningState([detail]) });
       textCarried = true;
     }
   }

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, ChatUsage, ReasoningDetail } from '../../providers/chat-types';
 import { messageUsageOf } from '../message-usage';
-import { carriedSignature } from './carried-signature';
+import { encodeReasoningState } from '../../chat/carried-reasoning-state';
 import { stopReasonOf } from './stop-reason';
 
 /** One Anthropic stream event; its `type` names it on the wire. */
@@ -71,7 +71,7 @@ class MessageBlocks {
     const streamed = this.open?.kind === 'thinking';
     if (!streamed) yield* this.start('thinking', { type: 'thinking', thinking: '', signature: '' });
     if (detail.type === 'thinking' && !streamed && detail.thinking) yield this.delta({ type: 'thinking_delta', thinking: detail.thinking });
-    yield this.delta({ type: 'signature_delta', signature: detail.type === 'thinking' ? detail.signature : carriedSignature(detail) });
+    yield this.delta({ type: 'signature_delta', signature: detail.type === 'thinking' ? detail.signature : encodeReasoningState([detail]) });
     yield* this.close();
   }
 

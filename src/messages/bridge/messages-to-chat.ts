@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error';
 import type { ReasoningDetail } from '../../providers/chat-types';
 import type { ContentBlock, CountTokensRequest, InputMessage, MessagesRequest, TextBlock } from '../messages-request-schema';
-import { readCarriedSignature } from './carried-signature';
+import { decodeReasoningState } from '../../chat/carried-reasoning-state';
 
 /**
  * A Messages request as the chat core's request (the OpenAI chat body), for
@@ -148,8 +148,9 @@ function assistantMessage(message: InputMessage): Record<string, unknown> {
     if (block.type === 'text') text.push(textPart(block));
     else if (block.type === 'tool_use') toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
     else if (block.type === 'thinking') {
-      const carried = readCarriedSignature(block.signature);
-      if (carried) details.push(carried);
+      // Reasoning state of another family (a Gemini thought signature) rides in the signature.
+      const carried = decodeReasoningState(block.signature);
+      if (carried) details.push(...carried);
       else if (block.signature) details.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
       reasoning += block.thinking;
     } else if (block.type === 'redacted_thinking') details.push({ type: 'redacted_thinking', data: block.data });

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error';
 import type { ResponsesRequest } from '../responses-request-schema';
-import { decodeReasoningState } from './reasoning-state';
+import { decodeReasoningState } from '../../chat/carried-reasoning-state';
 
 /** Request fields the bridge carries into a chat request; any other field with a value is refused by name. */
 const CARRIED_FIELDS = new Set([

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from '../../providers/chat-types';
 import { responsesRequestSchema } from '../responses-request-schema';
 import { checkBridgeable } from './bridge-limits';
-import { encodeReasoningState, decodeReasoningState } from './reasoning-state';
+import { encodeReasoningState, decodeReasoningState } from '../../chat/carried-reasoning-state';
 import { toResponseEvents } from './response-events';
 import { toChatRequest } from './responses-to-chat';
 

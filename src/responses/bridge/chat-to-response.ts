@@ -2,7 +2,7 @@ import type { ReasoningDetail } from '../../providers/chat-request';
 import type { ChatCompletion, ChatToolCall } from '../../providers/chat-types';
 import { type OutputItem, responseObject, responseUsage } from '../response-object';
 import type { ResponsesRequest } from '../responses-request-schema';
-import { encodeReasoningState } from './reasoning-state';
+import { encodeReasoningState } from '../../chat/carried-reasoning-state';
 
 /** Ids of the output items of one response, numbered in order: stable, so a test (or a log) can follow them. */
 export class OutputItemIds {

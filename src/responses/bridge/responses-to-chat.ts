@@ -1,6 +1,6 @@
 import type { ReasoningDetail } from '../../providers/chat-request';
 import type { ContentPart, InputItem, ResponsesRequest } from '../responses-request-schema';
-import { decodeReasoningState } from './reasoning-state';
+import { decodeReasoningState } from '../../chat/carried-reasoning-state';
 
 type ChatPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } } | { type: 'file'; file: { file_data: string; filename?: string } };
 

@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { reasoningDetailSchema, type ReasoningDetail } from '../../providers/chat-request';
+import { reasoningDetailSchema, type ReasoningDetail } from '../providers/chat-request';
 
 /**
  * Provider reasoning state (Anthropic's signed thinking blocks, Gemini's
- * thought signatures) carried through a Responses `reasoning` item on a
- * bridged route. It rides in `encrypted_content`, the field Responses
- * clients already keep and send back unchanged, marked as the gateway's so
- * that it is never mistaken for OpenAI's own encrypted reasoning (which a
- * bridge cannot use, and refuses).
+ * thought signatures) carried through a client dialect that has no field
+ * for it, in the one opaque string its clients keep and send back
+ * unchanged: a Responses `reasoning` item's `encrypted_content`, a Gemini
+ * part's `thoughtSignature`, an Anthropic thinking block's `signature`.
+ * Marked as the gateway's, so that it is never mistaken for the dialect's
+ * own (OpenAI's encrypted reasoning, a Gemini or Anthropic signature), which
+ * passes through untouched.
  */
 const PREFIX = 'gwrs1.';
 

@@ -1,4 +1,5 @@
 import { anthropicStream } from './anthropic-stream-phase';
+import { dialects } from './dialects-phase';
 import { fileUpload } from './file-upload-phase';
 import { portkey } from './portkey-phase';
 import { recordWrites } from './record-writes-phase';
@@ -13,4 +14,4 @@ import { videoTasks } from './video-poll-phase';
  * file_upload (whose RSS growth it would otherwise count) and video_tasks,
  * which replaces it with two fresh instances.
  */
-export const PHASES: Phase[] = [...CHAT_PHASES, portkey, recordWrites, spendControl, anthropicStream, tracing, memory, fileUpload, videoTasks];
+export const PHASES: Phase[] = [...CHAT_PHASES, portkey, recordWrites, spendControl, anthropicStream, dialects, tracing, memory, fileUpload, videoTasks];

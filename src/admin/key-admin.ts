@@ -27,7 +27,7 @@ export const updateKeySchema = z
     /** The key's search domain allowlist; `[]` or null: every domain. */
     allowed_domains: allowedDomainsSchema.nullable().optional(),
   })
-  .refine((change) => change.models !== undefined || change.allowed_domains !== undefined, 'names nothing to change: send "models", "allowed_domains" or both');
+  .refine((change) => change.models !== undefined || change.allowed_domains !== undefined, 'The change names nothing: send "models", "allowed_domains" or both');
 
 /** A key as it is created: its view, and its secret, shown this once. */
 export type CreatedKey = ApiKeyView & { key: string };

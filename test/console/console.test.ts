@@ -285,9 +285,13 @@ describeWithChromium()('the web console in a browser', () => {
     await detail.getByText('members: ada').waitFor();
     expect(await detail.getByText('projects: search').count()).toBe(1);
 
-    // A key in the project, its secret shown once; then its models narrowed, confirmed first.
+    // A key in the project, its secret shown once (one that would expire in the past is refused); then its models narrowed, confirmed first.
     const newKey = detail.getByRole('form', { name: 'New key' });
     await newKey.getByLabel('Key name', { exact: true }).fill('acme-app');
+    await newKey.getByLabel('Expires (optional)', { exact: true }).fill('2020-01-01T12:00');
+    await newKey.getByRole('button', { name: 'Create key' }).click();
+    expect(await newKey.getByRole('alert').textContent()).toMatch(/"expires_at" must be in the future.*code.*invalid_parameter/s);
+    await newKey.getByLabel('Expires (optional)', { exact: true }).fill('');
     await newKey.getByLabel('Models (empty: every model)', { exact: true }).fill('gpt-4.1-mini, claude-haiku-4-5');
     await newKey.getByLabel('Project', { exact: true }).fill('search');
     await newKey.getByRole('button', { name: 'Create key' }).click();
@@ -301,8 +305,16 @@ describeWithChromium()('the web console in a browser', () => {
     await expectApart(page, '.toasts', 'tr[data-key-id]');
 
     await detail.getByRole('button', { name: 'Edit key acme-app' }).click();
-    await detail.getByRole('form', { name: 'Edit key acme-app' }).getByLabel('Models (empty: every model)', { exact: true }).fill('gpt-4.1-mini');
-    await detail.getByRole('button', { name: 'Save…' }).click();
+    const editKey = detail.getByRole('form', { name: 'Edit key acme-app' });
+    await editKey.getByLabel('Search domains (empty: every domain)', { exact: true }).fill('bad_domain!');
+    await editKey.getByRole('button', { name: 'Save…' }).click();
+    const refused = page.getByRole('dialog', { name: 'Change key acme-app?' });
+    await refused.getByRole('button', { name: 'Save' }).click();
+    expect(await refused.getByRole('alert').textContent()).toMatch(/"allowed_domains\[0\]".*code.*invalid_parameter/s);
+    await refused.getByRole('button', { name: 'Cancel' }).click();
+    await editKey.getByLabel('Search domains (empty: every domain)', { exact: true }).fill('');
+    await editKey.getByLabel('Models (empty: every model)', { exact: true }).fill('gpt-4.1-mini');
+    await editKey.getByRole('button', { name: 'Save…' }).click();
     const change = page.getByRole('dialog', { name: 'Change key acme-app?' });
     expect(await change.textContent()).toContain('Models: gpt-4.1-mini, claude-haiku-4-5 → gpt-4.1-mini');
     await screenshot(page, 'admin-confirm');
@@ -329,6 +341,12 @@ describeWithChromium()('the web console in a browser', () => {
     await topUp.getByRole('button', { name: 'Top up' }).click();
     await waitForText(detail.locator('dd[data-wallet="balance"]'), '$12.50');
 
+    await detail.getByLabel('Credit limit (USD; empty: none)', { exact: true }).fill('-1');
+    await detail.getByRole('button', { name: 'Set limit…' }).click();
+    const negativeLimit = page.getByRole('dialog', { name: 'Set the credit limit of Acme Console?' });
+    await negativeLimit.getByRole('button', { name: 'Set limit' }).click();
+    expect(await negativeLimit.getByRole('alert').textContent()).toMatch(/"credit_limit_microusd".*code.*invalid_parameter/s);
+    await negativeLimit.getByRole('button', { name: 'Cancel' }).click();
     await detail.getByLabel('Credit limit (USD; empty: none)', { exact: true }).fill('1');
     await detail.getByRole('button', { name: 'Set limit…' }).click();
     await page.getByRole('dialog', { name: 'Set the credit limit of Acme Console?' }).getByRole('button', { name: 'Set limit' }).click();
@@ -349,6 +367,9 @@ describeWithChromium()('the web console in a browser', () => {
     await budgetRow.waitFor();
     await budgetRow.getByRole('button', { name: 'Edit the daily budget of key acme-app' }).click();
     const editBudget = detail.getByRole('form', { name: 'Edit the daily budget of key acme-app' });
+    await editBudget.getByLabel('Limit (USD)', { exact: true }).fill('-3');
+    await editBudget.getByRole('button', { name: 'Save' }).click();
+    expect(await editBudget.getByRole('alert').textContent()).toMatch(/"limit_microusd".*code.*invalid_parameter/s);
     await editBudget.getByLabel('Limit (USD)', { exact: true }).fill('3.5');
     await editBudget.getByLabel('Mode', { exact: true }).selectOption('soft');
     await editBudget.getByRole('button', { name: 'Save' }).click();

@@ -193,8 +193,8 @@ describeWithChromium()('the web console in a browser', () => {
     expect(download.suggestedFilename()).toBe('notes.txt');
     expect(readFileSync((await download.path())!).equals(bytes)).toBe(true);
 
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await row.getByRole('button', { name: 'Confirm' }).click();
+    await row.getByRole('button', { name: 'Delete notes.txt' }).click();
+    await page.getByRole('dialog', { name: 'Delete notes.txt?' }).getByRole('button', { name: 'Delete' }).click();
     await page.locator('.toasts').getByText('Deleted notes.txt.').waitFor();
     await row.waitFor({ state: 'detached' });
     expect((await fetch(`${t.url}/v1/files/${id}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);

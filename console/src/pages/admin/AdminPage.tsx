@@ -8,7 +8,7 @@ import type { StoredSecret } from '../../lib/use-stored-secret';
 import { AccountDetail } from './AccountDetail';
 import { AccountList } from './AccountList';
 import { ACCOUNTS_QUERY, type AccountsAnswer } from './admin-operations';
-import { useAdminSession, type AdminSession } from './admin-session';
+import { useAdminSession } from './admin-session';
 import { CreateAccountForm } from './CreateAccountForm';
 import { FirstKey } from './FirstKey';
 
@@ -41,7 +41,7 @@ export function AdminPage({ token, onSignIn }: { token: StoredSecret; onSignIn(k
 }
 
 function Operator({ token, onSignIn }: { token: string; onSignIn(key: string, remember: boolean): void }) {
-  const admin: AdminSession = useAdminSession(token);
+  const admin = useAdminSession(token);
   const [selected, setSelected] = useState<string>();
   const list = useGraphqlQuery<AccountsAnswer>(admin.endpoint, ACCOUNTS_QUERY, {}, admin.revision);
   // The first-run offer stays once shown, so the new key's secret is not swept away when the list reloads with it.

@@ -1,24 +1,26 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { Nav, type NavItem } from './components/Nav';
-import { SecretForm } from './components/SecretForm';
 import { SecretStatus } from './components/SecretStatus';
-import { ToastProvider } from './components/Toasts';
+import { ToastProvider, ToastRegion } from './components/Toasts';
 import { useHashRoute } from './lib/use-hash-route';
 import { useStoredSecret } from './lib/use-stored-secret';
 import { AdminPage } from './pages/admin/AdminPage';
 import { CatalogPage } from './pages/catalog/CatalogPage';
+import { CredentialsPage } from './pages/credentials/CredentialsPage';
 import { FilesPage } from './pages/files/FilesPage';
+import { SignInPage } from './pages/sign-in/SignInPage';
 import { TasksPage } from './pages/tasks/TasksPage';
 import { UsagePage } from './pages/usage/UsagePage';
 
-const ROUTES = ['tasks', 'usage', 'files', 'catalog', 'admin'] as const;
+const ROUTES = ['tasks', 'usage', 'files', 'credentials', 'catalog', 'admin'] as const;
 type Route = (typeof ROUTES)[number];
 
 const NAV: ReadonlyArray<NavItem<Route>> = [
   { route: 'tasks', label: 'Tasks' },
   { route: 'usage', label: 'Usage' },
   { route: 'files', label: 'Files' },
+  { route: 'credentials', label: 'Credentials' },
   { route: 'catalog', label: 'Catalog' },
   { route: 'admin', label: 'Admin' },
 ];
@@ -28,26 +30,37 @@ const KEY_PAGES: Record<Exclude<Route, 'admin'>, FunctionComponent<{ apiKey: str
   tasks: TasksPage,
   usage: UsagePage,
   files: FilesPage,
+  credentials: CredentialsPage,
   catalog: CatalogPage,
 };
 
 export const API_KEY_STORAGE = 'gateway-console.api-key';
+export const ADMIN_TOKEN_STORAGE = 'gateway-console.admin-token';
+
+/** The page a key opens on, after signing in with it from Admin. */
+const FIRST_KEY_PAGE: Route = 'catalog';
 
 /**
- * The console: a header with the page links and the key in use, and the
- * page of the location's hash. Every page but Admin runs as the API key,
- * asked for first; Admin asks for the admin token instead.
+ * The console: a header with the page links and the key in use, the
+ * toasts, and the page of the location's hash. Every page but Admin runs
+ * as the API key; without one, the sign-in page offers the key or the
+ * admin token. Admin runs with the admin token, kept apart from the key.
  */
 export function App() {
   const route = useHashRoute(ROUTES, 'tasks');
   const key = useStoredSecret(API_KEY_STORAGE);
+  const adminToken = useStoredSecret(ADMIN_TOKEN_STORAGE);
   const label = NAV.find((item) => item.route === route)?.label ?? '';
   useEffect(() => {
     document.title = `${label} · Model Gateway console`;
   }, [label]);
   const Page = route === 'admin' ? undefined : KEY_PAGES[route];
+  const signInWithKey = (value: string, remember: boolean) => {
+    key.save(value, remember);
+    window.location.hash = `#/${FIRST_KEY_PAGE}`;
+  };
   return (
-    <ToastProvider>
+    <ToastProvider scope={route}>
       <header class="top">
         <div class="brand">
           Model Gateway <span>console</span>
@@ -56,16 +69,18 @@ export function App() {
         {key.value && <SecretStatus label="API key" secret={key.value} onForget={key.forget} />}
       </header>
       <main>
+        <ToastRegion />
         {Page === undefined ? (
-          <AdminPage />
+          <AdminPage token={adminToken} onSignIn={signInWithKey} />
         ) : key.value ? (
           <Page key={key.value} apiKey={key.value} />
         ) : (
-          <SecretForm
-            label="API key"
-            hint="A key of this gateway (sk-gw-…), as an operator creates it with POST /api/admin/keys. It stays in this browser and goes only to this gateway."
-            placeholder="sk-gw-…"
-            onSave={key.save}
+          <SignInPage
+            onKey={key.save}
+            onAdminToken={(value, remember) => {
+              adminToken.save(value, remember);
+              window.location.hash = '#/admin';
+            }}
           />
         )}
       </main>

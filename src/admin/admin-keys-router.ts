@@ -3,7 +3,7 @@ import { requireAdminToken } from '../http/auth';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import type { KeyAdmin } from './key-admin';
 
-/** The operator's key management: `POST /api/admin/keys` (the secret is returned once), list, `PATCH` its domain allowlist, revoke. */
+/** The operator's key management: `POST /api/admin/keys` (the secret is returned once), list, `PATCH` its models and domain allowlist, revoke. */
 export function adminKeysRouter(keys: KeyAdmin, adminToken: string | undefined, jsonBody: RequestHandler): Router {
   const router = Router();
   const admin = requireAdminToken(adminToken);

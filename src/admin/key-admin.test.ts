@@ -28,6 +28,10 @@ describe('KeyAdmin and AccountAdmin (PGlite)', () => {
     expect(listed).toBeDefined();
     expect(listed).not.toHaveProperty('key');
     expect((await keys.update(created.id, { allowed_domains: null })).allowed_domains).toEqual([]);
+    // A field left out stays as it is.
+    expect(await keys.update(created.id, { models: ['alpha', 'beta', 'alpha'] })).toMatchObject({ models: ['alpha', 'beta'], allowed_domains: [] });
+    expect(await keys.update(created.id, { allowed_domains: ['example.org'] })).toMatchObject({ models: ['alpha', 'beta'], allowed_domains: ['example.org'] });
+    expect((await keys.update(created.id, { models: null })).models).toEqual([]);
     expect((await keys.revoke(created.id)).revoked_at).not.toBeNull();
   });
 
@@ -42,6 +46,8 @@ describe('KeyAdmin and AccountAdmin (PGlite)', () => {
     });
     expect(await refusal(keys.update('key_missing', { allowed_domains: [] }))).toMatchObject({ code: 'key_not_found', status: 404, message: 'No API key "key_missing".' });
     expect(await refusal(keys.update('key_missing', { allowed_domains: [], extra: 1 }))).toMatchObject({ code: 'invalid_parameter', status: 400 });
+    expect(await refusal(keys.update('key_missing', {}))).toMatchObject({ code: 'invalid_parameter', status: 400, param: null, message: 'The change names nothing: send "models", "allowed_domains" or both.' });
+    expect(await refusal(keys.update('key_missing', { models: [''] }))).toMatchObject({ code: 'invalid_parameter', param: 'models[0]' });
     expect(await refusal(keys.revoke('not an id'))).toMatchObject({ code: 'key_not_found', status: 404, message: 'No API key "not an id".' });
   });
 

@@ -6,21 +6,28 @@ import { parseRequest } from '../errors/parse-request';
 import { domainNameSchema } from '../keys/domain-name';
 import { UnknownAccountError, type ApiKeyView, type KeyStore } from '../keys/key-store';
 
+const modelsSchema = z.array(z.string().min(1).max(256)).max(1000);
+const allowedDomainsSchema = z.array(domainNameSchema).max(100);
+
 export const createKeySchema = z.object({
   name: z.string().trim().min(1).max(200),
-  models: z.array(z.string().min(1).max(256)).max(1000).optional(),
+  models: modelsSchema.optional(),
   expires_at: z.iso.datetime({ offset: true }).optional(),
   account_id: z.string().min(1).max(128).optional(),
   project: z.string().trim().min(1).max(200).optional(),
   member: z.string().trim().min(1).max(200).optional(),
   /** Search result domains the key may receive; left out: every domain. */
-  allowed_domains: z.array(domainNameSchema).max(100).optional(),
+  allowed_domains: allowedDomainsSchema.optional(),
 });
 
-export const updateKeySchema = z.strictObject({
-  /** The key's search domain allowlist; `[]` or null: every domain. */
-  allowed_domains: z.array(domainNameSchema).max(100).nullable(),
-});
+export const updateKeySchema = z
+  .strictObject({
+    /** The models the key may use; `[]` or null: every model. */
+    models: modelsSchema.nullable().optional(),
+    /** The key's search domain allowlist; `[]` or null: every domain. */
+    allowed_domains: allowedDomainsSchema.nullable().optional(),
+  })
+  .refine((change) => change.models !== undefined || change.allowed_domains !== undefined, 'The change names nothing: send "models", "allowed_domains" or both');
 
 /** A key as it is created: its view, and its secret, shown this once. */
 export type CreatedKey = ApiKeyView & { key: string };
@@ -55,10 +62,14 @@ export class KeyAdmin {
     return this.keys.list();
   }
 
-  /** Changes what can change of a key (its search domain allowlist). */
+  /** Changes what can change of a key: its models and its search domain allowlist; a field left out stays as it is. */
   async update(id: string, body: unknown): Promise<ApiKeyView> {
     const input = parseRequest(updateKeySchema, body);
-    const view = isWellFormedId(id) ? await this.keys.setAllowedDomains(id, input.allowed_domains ?? []) : null;
+    const change = {
+      ...(input.models !== undefined && { models: input.models ?? [] }),
+      ...(input.allowed_domains !== undefined && { allowedDomains: input.allowed_domains ?? [] }),
+    };
+    const view = isWellFormedId(id) ? await this.keys.update(id, change) : null;
     if (!view) throw keyNotFound(id);
     return view;
   }

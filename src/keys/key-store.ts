@@ -19,6 +19,12 @@ export interface CreateKeyInput {
   allowedDomains?: string[];
 }
 
+/** What an operator may change of a key; a field left out stays as it is. */
+export interface KeyChange {
+  models?: string[];
+  allowedDomains?: string[];
+}
+
 export interface ApiKeyView {
   id: string;
   object: 'api_key';
@@ -30,6 +36,8 @@ export interface ApiKeyView {
   account_id: string;
   project_id: string | null;
   member_id: string | null;
+  /** The key that minted it, for a temporary credential; null for a key the operator made. */
+  parent_key_id: string | null;
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
@@ -280,15 +288,22 @@ export class KeyStore {
   }
 
   /**
-   * Replaces the key's search domain allowlist (empty: every domain), here
-   * at once and on the other instances as soon as they hear of it, as a
+   * Replaces what the change names of the key: its models (empty: every
+   * model) and its search domain allowlist (empty: every domain), here at
+   * once and on the other instances as soon as they hear of it, as a
    * revocation is. Its temporary credentials keep their own lists, and are
-   * held to the intersection with this one from their next request on.
+   * held to the intersection with these from their next request on.
    */
-  async setAllowedDomains(id: string, domains: string[]): Promise<ApiKeyView | null> {
+  async update(id: string, change: KeyChange): Promise<ApiKeyView | null> {
     const row = await this.prisma.apiKey.findUnique({ where: { id } });
     if (!row) return null;
-    const updated = await this.prisma.apiKey.update({ where: { id }, data: { allowedDomains: [...new Set(domains)] } });
+    const updated = await this.prisma.apiKey.update({
+      where: { id },
+      data: {
+        ...(change.models && { allowedModels: [...new Set(change.models)] }),
+        ...(change.allowedDomains && { allowedDomains: [...new Set(change.allowedDomains)] }),
+      },
+    });
     this.forget(id);
     await this.changes.keyChanged({ kind: 'key_changed', key_id: id });
     return toView(updated);
@@ -347,7 +362,7 @@ export class UnknownAccountError extends Error {
 
 function toView(row: {
   id: string; name: string; keyPrefix: string; allowedModels: string[]; allowedDomains: string[]; accountId: string; projectId: string | null;
-  memberId: string | null; expiresAt: Date | null; revokedAt: Date | null; createdAt: Date;
+  memberId: string | null; parentKeyId: string | null; expiresAt: Date | null; revokedAt: Date | null; createdAt: Date;
 }): ApiKeyView {
   return {
     id: row.id,
@@ -359,6 +374,7 @@ function toView(row: {
     account_id: row.accountId,
     project_id: row.projectId,
     member_id: row.memberId,
+    parent_key_id: row.parentKeyId,
     expires_at: row.expiresAt?.toISOString() ?? null,
     revoked_at: row.revokedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),

@@ -61,17 +61,54 @@ describe.each(TEST_DATABASES)('admin GraphQL (%s)', (database) => {
     expect((await fetch(`${t.url}/v1/models`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(401);
   });
 
+  it("changes a key's models and domains on every door at once, and lists its temporary credentials under it", async () => {
+    const created = (await gql('mutation { createKey(input: {name: "narrowed", models: ["gpt-4.1-mini"]}) { id key parentKeyId } }')).data.createKey;
+    expect(created.parentKeyId).toBeNull();
+    const chat = (model: string) => fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 5 }),
+    });
+    expect((await chat('claude-haiku-4-5')).status).toBe(403);
+
+    const widened = await gql('mutation ($id: ID!) { updateKey(id: $id, input: {models: ["gpt-4.1-mini", "claude-haiku-4-5"]}) { models allowedDomains } }', { id: created.id });
+    expect(widened.data.updateKey).toEqual({ models: ['gpt-4.1-mini', 'claude-haiku-4-5'], allowedDomains: [] });
+    expect((await chat('claude-haiku-4-5')).status).toBe(200);
+    // A field left out stays as it is; an empty list is every model.
+    const domains = await gql('mutation ($id: ID!) { updateKey(id: $id, input: {allowedDomains: ["example.com"]}) { models allowedDomains } }', { id: created.id });
+    expect(domains.data.updateKey).toEqual({ models: ['gpt-4.1-mini', 'claude-haiku-4-5'], allowedDomains: ['example.com'] });
+    expect((await gql('mutation ($id: ID!) { updateKey(id: $id, input: {models: []}) { models } }', { id: created.id })).data.updateKey.models).toEqual([]);
+    expect((await chat('gpt-4.1')).status).toBe(200);
+
+    const minted = await fetch(`${t.url}/api/credentials`, {
+      method: 'POST', headers: { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ allowed_domains: ['example.com'] }),
+    });
+    const credential = (await minted.json()) as { id: string };
+    const keys = (await gql('query { keys { id parentKeyId } }')).data.keys as Array<{ id: string; parentKeyId: string | null }>;
+    expect(keys.find((k) => k.id === credential.id)?.parentKeyId).toBe(created.id);
+  });
+
   it.each([
-    ['a top-up of nothing', 'mutation { topUpWallet(accountId: "acct_default", amountMicrousd: 0) { entryId } }', 'invalid_parameter'],
-    ['an unknown account', 'query { wallet(accountId: "acct_nope") { balanceMicrousd } }', 'account_not_found'],
-    ['an adjustment without a note', 'mutation { adjustWallet(accountId: "acct_default", amountMicrousd: 5, note: " ") { entryId } }', 'invalid_parameter'],
-    ['a budget with an unknown period', 'mutation { createBudget(accountId: "acct_default", input: {scope: "account", period: "weekly", limitMicrousd: 5}) { id } }', 'invalid_parameter'],
-    ['an unknown budget', 'mutation { deleteBudget(id: "budget_nope") { deleted } }', 'budget_not_found'],
-    ['a ledger page past the limit', 'query { ledger(accountId: "acct_default", first: 501) { hasMore } }', 'invalid_parameter'],
-  ])('refuses %s with its gateway code', async (_name, query, code) => {
+    ['a top-up of nothing', 'mutation { topUpWallet(accountId: "acct_default", amountMicrousd: 0) { entryId } }', 'invalid_parameter', 400],
+    ['a top-up of a negative amount', 'mutation { topUpWallet(accountId: "acct_default", amountMicrousd: -5000000) { entryId } }', 'invalid_parameter', 400],
+    ['an unknown account', 'query { wallet(accountId: "acct_nope") { balanceMicrousd } }', 'account_not_found', 404],
+    ['an adjustment without a note', 'mutation { adjustWallet(accountId: "acct_default", amountMicrousd: 5, note: " ") { entryId } }', 'invalid_parameter', 400],
+    ['a negative credit limit', 'mutation { setCreditLimit(accountId: "acct_default", creditLimitMicrousd: -1) { creditLimitMicrousd } }', 'invalid_parameter', 400],
+    ['a budget with an unknown period', 'mutation { createBudget(accountId: "acct_default", input: {scope: "account", period: "weekly", limitMicrousd: 5}) { id } }', 'invalid_parameter', 400],
+    ['a budget on an unknown key', 'mutation { createBudget(accountId: "acct_default", input: {scope: "key", scopeId: "key_nope", period: "daily", limitMicrousd: 5}) { id } }', 'invalid_parameter', 400],
+    ['an unknown budget', 'mutation { deleteBudget(id: "budget_nope") { deleted } }', 'budget_not_found', 404],
+    ['a ledger page past the limit', 'query { ledger(accountId: "acct_default", first: 501) { hasMore } }', 'invalid_parameter', 400],
+    ['a refund of a request never charged', 'mutation { refund(requestId: "req_nope") { entryId } }', 'nothing_to_refund', 409],
+    ['a key change that names nothing', 'mutation { updateKey(id: "key_nope", input: {}) { id } }', 'invalid_parameter', 400],
+    ['a key change of an unknown key', 'mutation { updateKey(id: "key_nope", input: {models: ["gpt-4.1-mini"]}) { id } }', 'key_not_found', 404],
+    ['a key change to an empty model name', 'mutation { updateKey(id: "key_nope", input: {models: [""]}) { id } }', 'invalid_parameter', 400],
+    ['a key change to a domain that is not one', 'mutation { updateKey(id: "key_nope", input: {allowedDomains: ["not a domain"]}) { id } }', 'invalid_parameter', 400],
+    ['a project without a name', 'mutation { createProject(accountId: "acct_default", name: "  ") { id } }', 'invalid_parameter', 400],
+    ['a key for an unknown account', 'mutation { createKey(input: {name: "lost", accountId: "acct_nope"}) { id } }', 'account_not_found', 404],
+  ])('refuses %s with its gateway code', async (_name, query, code, status) => {
     await t.createKey({ name: 'default-account-exists' });
     const res = await gql(query);
-    expect(res.errors?.[0]?.extensions?.code).toBe(code);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code, status });
+    expect(res.errors?.[0]?.message).not.toBe('internal error');
     expect((await gql('query { wallet(accountId: "acct_default") { balanceMicrousd } }')).data.wallet.balanceMicrousd).toBe(0);
   });
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { eventually } from './eventually';
 
 /**
  * A real browser for the console's tests: the system's Chromium through
@@ -55,10 +56,23 @@ export interface ConsoleSession {
   pageErrors: string[];
 }
 
+/** The widths the console is checked at: a phone's and a desktop's. */
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 860 };
+
+export interface OpenOptions {
+  notifications?: boolean;
+  /** The clipboard may be written and read (a copy button's test). */
+  clipboard?: boolean;
+  route?: string;
+  viewport?: { width: number; height: number };
+}
+
 /** A fresh browser context (its own storage) on the console, notifications recorded and, when asked, permitted. */
-export async function openConsole(browser: Browser, gatewayUrl: string, opts: { notifications?: boolean; route?: string } = {}): Promise<ConsoleSession> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+export async function openConsole(browser: Browser, gatewayUrl: string, opts: OpenOptions = {}): Promise<ConsoleSession> {
+  const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, acceptDownloads: true });
   if (opts.notifications) await context.grantPermissions(['notifications'], { origin: gatewayUrl });
+  if (opts.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gatewayUrl });
   await context.addInitScript({ content: RECORD_NOTIFICATIONS });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -71,10 +85,55 @@ export async function openConsole(browser: Browser, gatewayUrl: string, opts: { 
   return { context, page, pageErrors };
 }
 
-/** Pastes a secret into the console's form (the API key, or on the Admin page the admin token). */
+/** Pastes a secret into the console's form that asks for it (the API key, or the admin token) and submits it. */
 export async function pasteSecret(page: Page, label: 'API key' | 'Admin token', secret: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).fill(secret);
-  await page.getByRole('button', { name: /^Use this / }).click();
+  const form = page.locator('form', { has: page.getByLabel(label, { exact: true }) });
+  await form.getByLabel(label, { exact: true }).fill(secret);
+  await form.getByRole('button', { name: /^Use this / }).click();
+}
+
+/** Fails when the page is wider than the window (something runs off the screen); names the widest elements. */
+export async function expectNoHorizontalOverflow(page: Page, where: string): Promise<void> {
+  // A string, because the gateway's tsconfig has no DOM types.
+  const overflow = (await page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return null;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !el.closest('.table-wrap') && !el.closest('.visually-hidden'))
+      .slice(0, 5)
+      .map((el) => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ').join('.') : '') + ' ' + Math.round(el.getBoundingClientRect().right) + 'px');
+    return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+  })()`)) as null | { scrollWidth: number; width: number; wide: string[] };
+  if (overflow) throw new Error(`${where}: the page is ${overflow.scrollWidth} px wide in a ${overflow.width} px window; past the edge: ${overflow.wide.join(', ')}`);
+}
+
+/** Waits until the element's whole text (or the attribute named) is `text`. */
+export async function waitForText(locator: Locator, text: string, attribute?: string): Promise<void> {
+  let seen: string | null = null;
+  await eventually(
+    async () => {
+      seen = attribute ? await locator.getAttribute(attribute) : await locator.textContent();
+      return seen === text || undefined;
+    },
+    () => `"${text}"${attribute ? ` in ${attribute}` : ''}; the page shows "${seen}"`,
+    10_000,
+    50,
+  );
+}
+
+/** Waits until `selector` matches exactly `count` elements. (The console's CSP forbids waitForFunction's string predicates, rightly.) */
+export async function waitForCount(page: Page, selector: string, count: number): Promise<void> {
+  let seen = -1;
+  await eventually(async () => ((seen = await page.locator(selector).count()) === count ? true : undefined), () => `${count} of ${selector}; the page has ${seen}`, 10_000, 50);
+}
+
+/** Counts the main frame's navigations from now on (a reload would be one). */
+export function countNavigations(page: Page): () => number {
+  let count = 0;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) count++;
+  });
+  return () => count;
 }
 
 /** Saves a screenshot of the whole page under test-output/console/. */

@@ -42,17 +42,20 @@ export function BarChart({ title, bars, format, layout }: BarChartProps) {
           {layout === 'columns' ? <Columns bars={bars} scale={scale} format={format} /> : <Rows bars={bars} scale={scale} format={format} />}
         </svg>
       )}
-      <table class="visually-hidden">
-        <caption>{title}</caption>
-        <tbody>
-          {bars.map((bar) => (
-            <tr key={bar.label}>
-              <th scope="row">{bar.label}</th>
-              <td>{format(bar.value)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* A div holds it hidden: a table ignores the height and overflow that hide it, and would lengthen the page. */}
+      <div class="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <tbody>
+            {bars.map((bar) => (
+              <tr key={bar.label}>
+                <th scope="row">{bar.label}</th>
+                <td>{format(bar.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useId } from 'preact/hooks';
+import { useUniqueId } from '../lib/use-unique-id';
 
 /**
  * A form control under its label, tied by `for`/`id` (not by wrapping), so
@@ -7,7 +7,7 @@ import { useId } from 'preact/hooks';
  * select's options. `children` gets the id to put on the control.
  */
 export function Field({ label, grow, children }: { label: string; grow?: boolean; children: (id: string) => ComponentChildren }) {
-  const id = useId();
+  const id = useUniqueId();
   return (
     <div class={grow ? 'field grow' : 'field'}>
       <label for={id}>{label}</label>

@@ -14,8 +14,10 @@ export interface QueryState<T> {
  * Runs a GraphQL query when the page shows it and again whenever the query
  * or its variables change; an answer that arrives after a newer request
  * was made is dropped. `endpoint` null (no secret yet) runs nothing.
+ * `revision` is a number the page raises after its writes: every query of
+ * the page runs again, with the data it shows kept until the answer comes.
  */
-export function useGraphqlQuery<T>(endpoint: GraphqlEndpoint | null, query: string, variables: Record<string, unknown> = {}): QueryState<T> {
+export function useGraphqlQuery<T>(endpoint: GraphqlEndpoint | null, query: string, variables: Record<string, unknown> = {}, revision = 0): QueryState<T> {
   const [state, setState] = useState<{ data?: T; problem?: GatewayProblem; loading: boolean }>({ loading: endpoint !== null });
   const [generation, setGeneration] = useState(0);
   const variablesKey = JSON.stringify(variables);
@@ -33,7 +35,7 @@ export function useGraphqlQuery<T>(endpoint: GraphqlEndpoint | null, query: stri
     return () => {
       current = false;
     };
-  }, [path, secret, query, variablesKey, generation]);
+  }, [path, secret, query, variablesKey, generation, revision]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { data: state.data, problem: state.problem, loading: state.loading, reload };

@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { AccountView, OwnerView } from '../../keys/account-store';
 import type { ApiKeyView } from '../../keys/key-store';
 import type { AdminGraphqlContext } from './admin-context';
-import { Account, AccountDetail, AccountOwner, ApiKey, CreatedApiKey, CreateKeyInput } from './admin-types';
+import { Account, AccountDetail, AccountOwner, ApiKey, CreatedApiKey, CreateKeyInput, UpdateKeyInput } from './admin-types';
 
 /** Accounts, their projects and members, and keys: the admin REST calls of /api/admin/accounts and /api/admin/keys, through the same AccountAdmin and KeyAdmin. */
 @Resolver()
@@ -52,6 +52,11 @@ export class AccountsAdminResolver {
     return { ...apiKey(created), key: created.key };
   }
 
+  @Mutation(() => ApiKey, { description: "Changes a key's models or search domain allowlist (or both) on every instance; its temporary credentials are narrowed with it." })
+  async updateKey(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateKeyInput) input: UpdateKeyInput, @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
+    return apiKey(await ctx.admin.keys.update(id, { ...(input.models != null && { models: input.models }), ...(input.allowedDomains != null && { allowed_domains: input.allowedDomains }) }));
+  }
+
   @Mutation(() => ApiKey, { description: "Replaces a key's search domain allowlist (empty: every domain) on every instance." })
   async setKeyAllowedDomains(@Arg('id', () => ID) id: string, @Arg('domains', () => [String]) domains: string[], @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
     return apiKey(await ctx.admin.keys.update(id, { allowed_domains: domains }));
@@ -73,7 +78,7 @@ function owner(o: OwnerView): AccountOwner {
 
 function apiKey(k: ApiKeyView): ApiKey {
   return {
-    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, allowedDomains: k.allowed_domains, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id,
+    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, allowedDomains: k.allowed_domains, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id, parentKeyId: k.parent_key_id,
     expiresAt: k.expires_at ? new Date(k.expires_at) : null, revokedAt: k.revoked_at ? new Date(k.revoked_at) : null, createdAt: new Date(k.created_at),
   };
 }

@@ -40,6 +40,7 @@ export class ApiKey {
   @Field() accountId!: string;
   @Field(() => String, { nullable: true }) projectId!: string | null;
   @Field(() => String, { nullable: true }) memberId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The key that minted it, for a temporary credential; null for a key the operator made.' }) parentKeyId!: string | null;
   @Field(() => GraphQLDateTimeISO, { nullable: true }) expiresAt!: Date | null;
   @Field(() => GraphQLDateTimeISO, { nullable: true }) revokedAt!: Date | null;
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
@@ -59,6 +60,12 @@ export class CreateKeyInput {
   @Field({ nullable: true, description: 'A project name of the account (made on first use).' }) project?: string;
   @Field({ nullable: true, description: 'A member name of the account (made on first use).' }) member?: string;
   @Field(() => [String], { nullable: true, description: 'Search result domains the key may receive; left out: every domain.' }) allowedDomains?: string[];
+}
+
+@InputType({ description: 'What to change of a key: the fields of PATCH /api/admin/keys/{id}; a field left out (or null) stays as it is.' })
+export class UpdateKeyInput {
+  @Field(() => [String], { nullable: true, description: 'The models it may use; empty: every model.' }) models?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'Search result domains it may receive; empty: every domain.' }) allowedDomains?: string[] | null;
 }
 
 @ObjectType({ description: "An account's wallet: balance after open holds, what is held, and how far below zero holds may go." })

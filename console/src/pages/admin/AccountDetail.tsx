@@ -1,53 +1,67 @@
 import { ProblemNotice } from '../../components/ProblemNotice';
-import { formatMicrousd } from '../../lib/format';
-import { ADMIN_GRAPHQL_PATH } from '../../lib/graphql-request';
 import { useGraphqlQuery } from '../../lib/use-graphql-query';
 import { ACCOUNT_QUERY, type AccountAnswer, type ApiKey } from './admin-operations';
+import type { AdminSession } from './admin-session';
+import { BudgetForm } from './BudgetForm';
 import { BudgetTable } from './BudgetTable';
+import { CreateKeyForm } from './CreateKeyForm';
 import { KeyTable } from './KeyTable';
 import { LedgerTable } from './LedgerTable';
+import { OwnerForm } from './OwnerForm';
+import { ReconcilePanel } from './ReconcilePanel';
+import { RefundForm } from './RefundForm';
+import { WalletPanel } from './WalletPanel';
 
-/** One account as the operator sees it: projects and members, keys, wallet, budgets and ledger. */
-export function AccountDetail({ adminToken, accountId, keys }: { adminToken: string; accountId: string; keys: ApiKey[] }) {
-  const detail = useGraphqlQuery<AccountAnswer>({ path: ADMIN_GRAPHQL_PATH, secret: adminToken }, ACCOUNT_QUERY, { id: accountId });
+/** One account as the operator runs it: projects and members, wallet, keys, budgets, the ledger and reconcile. */
+export function AccountDetail({ admin, accountId, keys }: { admin: AdminSession; accountId: string; keys: ApiKey[] }) {
+  const detail = useGraphqlQuery<AccountAnswer>(admin.endpoint, ACCOUNT_QUERY, { id: accountId }, admin.revision);
   const data = detail.data;
+  const account = data?.account;
+  const accountKeys = keys.filter((k) => k.accountId === accountId);
+  const name = account?.name ?? accountId;
   return (
-    <section class="card" aria-labelledby="account-title">
-      <h2 id="account-title">
-        Account {data?.account?.name ?? accountId} <code class="muted small">{accountId}</code>
-      </h2>
+    <section class="card account" aria-labelledby="account-title">
+      <header class="section-header">
+        <h2 id="account-title">
+          Account {name} <code class="muted small">{accountId}</code>
+        </h2>
+        <button type="button" class="secondary" onClick={admin.changed}>
+          Refresh
+        </button>
+      </header>
       <ProblemNotice problem={detail.problem} />
-      {data?.account && (
-        <p class="muted">
-          {data.account.activeKeys} active key{data.account.activeKeys === 1 ? '' : 's'} · projects: {data.account.projects.map((p) => p.name).join(', ') || 'none'} · members:{' '}
-          {data.account.members.map((m) => m.name).join(', ') || 'none'}
-        </p>
+      {account && data && (
+        <>
+          <section aria-labelledby="owners-title">
+            <h3 id="owners-title">Projects and members</h3>
+            <p class="muted">
+              {account.activeKeys} active key{account.activeKeys === 1 ? '' : 's'} · projects: {account.projects.map((p) => p.name).join(', ') || 'none'} ·
+              members: {account.members.map((m) => m.name).join(', ') || 'none'}
+            </p>
+            <div class="form-row">
+              <OwnerForm admin={admin} accountId={accountId} kind="project" />
+              <OwnerForm admin={admin} accountId={accountId} kind="member" />
+            </div>
+          </section>
+          <WalletPanel admin={admin} accountId={accountId} accountName={name} wallet={data.wallet} />
+          <section aria-labelledby="keys-title">
+            <h3 id="keys-title">Keys</h3>
+            <KeyTable admin={admin} keys={accountKeys} />
+            <CreateKeyForm admin={admin} accountId={accountId} projects={account.projects} members={account.members} />
+          </section>
+          <section aria-labelledby="budgets-title">
+            <h3 id="budgets-title">Budgets</h3>
+            <BudgetTable admin={admin} budgets={data.accountBudgets} keys={accountKeys} account={account} />
+            <BudgetForm admin={admin} accountId={accountId} keys={accountKeys} projects={account.projects} members={account.members} />
+          </section>
+          <section aria-labelledby="ledger-title">
+            <h3 id="ledger-title">Ledger</h3>
+            <LedgerTable admin={admin} accountId={accountId} />
+            <RefundForm admin={admin} />
+          </section>
+          <ReconcilePanel admin={admin} accountId={accountId} />
+        </>
       )}
-      {data && (
-        <dl class="totals">
-          <div class="total">
-            <dt>Wallet</dt>
-            <dd>{data.wallet.spendControlled ? formatMicrousd(data.wallet.balanceMicrousd) : 'no wallet'}</dd>
-          </div>
-          <div class="total">
-            <dt>Held</dt>
-            <dd>{formatMicrousd(data.wallet.heldMicrousd)}</dd>
-          </div>
-          <div class="total">
-            <dt>Credit limit</dt>
-            <dd>{creditLimit(data.wallet.creditLimitMicrousd)}</dd>
-          </div>
-        </dl>
-      )}
-      <KeyTable keys={keys.filter((k) => k.accountId === accountId)} />
-      {data && <BudgetTable budgets={data.accountBudgets} />}
-      <LedgerTable key={accountId} adminToken={adminToken} accountId={accountId} />
     </section>
   );
-}
-
-/** How far below zero holds may take the balance: 0 is prepaid, null is never refused. */
-function creditLimit(microusd: number | null): string {
-  if (microusd === null) return 'none (never refused)';
-  return microusd === 0 ? '$0 (prepaid)' : formatMicrousd(microusd);
 }

@@ -1,41 +1,67 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ProblemNotice } from '../../components/ProblemNotice';
 import { SecretForm } from '../../components/SecretForm';
 import { SecretStatus } from '../../components/SecretStatus';
-import { ADMIN_GRAPHQL_PATH } from '../../lib/graphql-request';
+import { checkAdminToken } from '../../lib/secret-check';
 import { useGraphqlQuery } from '../../lib/use-graphql-query';
-import { useStoredSecret } from '../../lib/use-stored-secret';
+import type { StoredSecret } from '../../lib/use-stored-secret';
 import { AccountDetail } from './AccountDetail';
 import { AccountList } from './AccountList';
 import { ACCOUNTS_QUERY, type AccountsAnswer } from './admin-operations';
-
-export const ADMIN_TOKEN_STORAGE = 'gateway-console.admin-token';
+import { useAdminSession } from './admin-session';
+import { CreateAccountForm } from './CreateAccountForm';
+import { FirstKey } from './FirstKey';
 
 /**
- * Admin: accounts, their keys, wallets, budgets and ledger entries, read
- * from the admin GraphQL with the admin token (GATEWAY_ADMIN_TOKEN), which
- * is pasted here and kept apart from the API key.
+ * Admin: the operator's daily work over the admin GraphQL, with the admin
+ * token (GATEWAY_ADMIN_TOKEN), kept apart from the API key: accounts, their
+ * projects, members and keys, wallets, budgets, the ledger with refunds,
+ * and reconcile. A gateway with no keys yet is offered its first.
  */
-export function AdminPage() {
-  const token = useStoredSecret(ADMIN_TOKEN_STORAGE);
-  const [selected, setSelected] = useState<string>();
-  const endpoint = token.value ? { path: ADMIN_GRAPHQL_PATH, secret: token.value } : null;
-  const list = useGraphqlQuery<AccountsAnswer>(endpoint, ACCOUNTS_QUERY);
+export function AdminPage({ token, onSignIn }: { token: StoredSecret; onSignIn(key: string, remember: boolean): void }) {
   return (
     <section aria-labelledby="admin-title">
       <header class="page-header">
         <h1 id="admin-title">Admin</h1>
         {token.value && <SecretStatus label="Admin token" secret={token.value} onForget={token.forget} />}
       </header>
-      {!token.value ? (
-        <SecretForm label="Admin token" hint="The gateway's GATEWAY_ADMIN_TOKEN. The admin API is off when the gateway has none." onSave={token.save} />
+      {token.value ? (
+        <Operator key={token.value} token={token.value} onSignIn={onSignIn} />
       ) : (
-        <>
-          <ProblemNotice problem={list.problem} />
-          {list.data && <AccountList accounts={list.data.accounts} keys={list.data.keys} selected={selected} onSelect={setSelected} />}
-          {selected && list.data && <AccountDetail key={selected} adminToken={token.value} accountId={selected} keys={list.data.keys} />}
-        </>
+        <SecretForm
+          title="I am the operator"
+          label="Admin token"
+          hint="The gateway's GATEWAY_ADMIN_TOKEN. The admin API is off when the gateway has none."
+          check={checkAdminToken}
+          onSave={token.save}
+        />
       )}
     </section>
+  );
+}
+
+function Operator({ token, onSignIn }: { token: string; onSignIn(key: string, remember: boolean): void }) {
+  const admin = useAdminSession(token);
+  const [selected, setSelected] = useState<string>();
+  const list = useGraphqlQuery<AccountsAnswer>(admin.endpoint, ACCOUNTS_QUERY, {}, admin.revision);
+  // The first-run offer stays once shown, so the new key's secret is not swept away when the list reloads with it.
+  const noKeys = list.data !== undefined && list.data.keys.length === 0;
+  const [firstRun, setFirstRun] = useState(false);
+  useEffect(() => {
+    if (noKeys) setFirstRun(true);
+  }, [noKeys]);
+  return (
+    <>
+      <ProblemNotice problem={list.problem} />
+      {firstRun && <FirstKey admin={admin} onSignIn={onSignIn} onDone={() => setFirstRun(false)} />}
+      {list.data && (
+        <section class="card" aria-labelledby="accounts-title">
+          <h2 id="accounts-title">Accounts</h2>
+          <AccountList accounts={list.data.accounts} keys={list.data.keys} selected={selected} onSelect={setSelected} />
+          <CreateAccountForm admin={admin} onCreated={setSelected} />
+        </section>
+      )}
+      {selected && list.data && <AccountDetail key={selected} admin={admin} accountId={selected} keys={list.data.keys} />}
+    </>
   );
 }

@@ -13,11 +13,16 @@ export interface ApiKey {
   accountId: string;
   projectId: string | null;
   memberId: string | null;
+  /** The key that minted it, for a temporary credential. */
+  parentKeyId: string | null;
   models: string[];
+  allowedDomains: string[];
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
 }
+
+const KEY_FIELDS = 'id name keyPrefix accountId projectId memberId parentKeyId models allowedDomains createdAt expiresAt revokedAt';
 
 export interface AccountsAnswer {
   accounts: Account[];
@@ -26,8 +31,13 @@ export interface AccountsAnswer {
 
 export const ACCOUNTS_QUERY = `query ConsoleAccounts {
   accounts { id name createdAt }
-  keys { id name keyPrefix accountId projectId memberId models createdAt expiresAt revokedAt }
+  keys { ${KEY_FIELDS} }
 }`;
+
+export interface Owner {
+  id: string;
+  name: string;
+}
 
 export interface Budget {
   id: string;
@@ -50,14 +60,16 @@ export interface Wallet {
 }
 
 export interface AccountAnswer {
-  account: { id: string; name: string; activeKeys: number; projects: Array<{ id: string; name: string }>; members: Array<{ id: string; name: string }> } | null;
+  account: { id: string; name: string; activeKeys: number; projects: Owner[]; members: Owner[] } | null;
   wallet: Wallet;
   accountBudgets: Budget[];
 }
 
+const WALLET_FIELDS = 'spendControlled balanceMicrousd heldMicrousd creditLimitMicrousd';
+
 export const ACCOUNT_QUERY = `query ConsoleAccount($id: ID!) {
   account(id: $id) { id name activeKeys projects { id name } members { id name } }
-  wallet(accountId: $id) { spendControlled balanceMicrousd heldMicrousd creditLimitMicrousd }
+  wallet(accountId: $id) { ${WALLET_FIELDS} }
   accountBudgets(accountId: $id) { id scope scopeId period mode limitMicrousd spentMicrousd heldMicrousd remainingMicrousd periodStart }
 }`;
 
@@ -83,4 +95,64 @@ export const LEDGER_QUERY = `query ConsoleLedger($accountId: ID!, $first: Int, $
     entries { id kind amountMicrousd chargedMicrousd createdAt keyId requestId note }
     hasMore nextBefore
   }
+}`;
+
+export interface Reconciliation {
+  ok: boolean;
+  checks: Array<{ name: string; description: string; ok: boolean; violations: Array<Record<string, unknown>> }>;
+  openHolds: { count: number; amountMicrousd: number; oldestAt: string | null };
+}
+
+export const RECONCILE_QUERY = `query ConsoleReconcile($accountId: ID) {
+  reconcile(accountId: $accountId) { ok checks { name description ok violations } openHolds { count amountMicrousd oldestAt } }
+}`;
+
+// Writes: each is one admin mutation, refused by the gateway as its REST twin is.
+
+export const CREATE_ACCOUNT = `mutation ConsoleCreateAccount($name: String!) { createAccount(name: $name) { id name } }`;
+
+export const CREATE_PROJECT = `mutation ConsoleCreateProject($accountId: ID!, $name: String!) { createProject(accountId: $accountId, name: $name) { id name } }`;
+
+export const CREATE_MEMBER = `mutation ConsoleCreateMember($accountId: ID!, $name: String!) { createMember(accountId: $accountId, name: $name) { id name } }`;
+
+export interface KeyInput {
+  name: string;
+  accountId?: string;
+  project?: string;
+  member?: string;
+  models?: string[];
+  allowedDomains?: string[];
+  expiresAt?: string;
+}
+
+export const CREATE_KEY = `mutation ConsoleCreateKey($input: CreateKeyInput!) { createKey(input: $input) { ${KEY_FIELDS} key } }`;
+
+export const UPDATE_KEY = `mutation ConsoleUpdateKey($id: ID!, $input: UpdateKeyInput!) { updateKey(id: $id, input: $input) { ${KEY_FIELDS} } }`;
+
+export const REVOKE_KEY = `mutation ConsoleRevokeKey($id: ID!) { revokeKey(id: $id) { id revokedAt } }`;
+
+export const TOP_UP = `mutation ConsoleTopUp($accountId: ID!, $amount: SafeInt!, $note: String) {
+  topUpWallet(accountId: $accountId, amountMicrousd: $amount, note: $note) { entryId wallet { ${WALLET_FIELDS} } }
+}`;
+
+export const SET_CREDIT_LIMIT = `mutation ConsoleSetCreditLimit($accountId: ID!, $limit: SafeInt) {
+  setCreditLimit(accountId: $accountId, creditLimitMicrousd: $limit) { ${WALLET_FIELDS} }
+}`;
+
+export interface BudgetInput {
+  scope: string;
+  scopeId?: string;
+  period: string;
+  limitMicrousd: number;
+  mode: string;
+}
+
+export const CREATE_BUDGET = `mutation ConsoleCreateBudget($accountId: ID!, $input: CreateBudgetInput!) { createBudget(accountId: $accountId, input: $input) { id } }`;
+
+export const UPDATE_BUDGET = `mutation ConsoleUpdateBudget($id: ID!, $limit: SafeInt, $mode: String) { updateBudget(id: $id, limitMicrousd: $limit, mode: $mode) { id } }`;
+
+export const DELETE_BUDGET = `mutation ConsoleDeleteBudget($id: ID!) { deleteBudget(id: $id) { id deleted } }`;
+
+export const REFUND = `mutation ConsoleRefund($requestId: String!, $amount: SafeInt, $note: String) {
+  refund(requestId: $requestId, amountMicrousd: $amount, note: $note) { entryId refundedMicrousd wallet { balanceMicrousd } }
 }`;

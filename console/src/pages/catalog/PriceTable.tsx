@@ -1,3 +1,4 @@
+import { formatUsd } from '../../lib/format';
 import type { PriceLanes } from './catalog-entry';
 
 /** A model's prices: per lane, each usage dimension's price in USD for `per` units, as the catalog states them. */
@@ -14,7 +15,7 @@ export function PriceTable({ lanes, currency }: { lanes: PriceLanes; currency: s
             {showLane && <td class="muted">{lane}</td>}
             <th scope="row">{dimension}</th>
             <td class="number nowrap">
-              ${price.usd} <span class="muted">/ {perUnits(price.per)}</span>
+              {formatUsd(price.usd)} <span class="muted">/ {perUnits(price.per)}</span>
             </td>
           </tr>
         ))}

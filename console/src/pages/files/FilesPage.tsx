@@ -25,15 +25,11 @@ export function FilesPage({ apiKey }: { apiKey: string }) {
 
   const download = (file: FileRow) =>
     saveDownload(`/v1/files/${encodeURIComponent(file.id)}/content`, apiKey, file.filename).catch((err: unknown) => setProblem(toProblem(err)));
+  // A refusal is shown by the confirmation dialog that asked.
   const remove = async (file: FileRow) => {
-    setProblem(undefined);
-    try {
-      await graphqlRequest(endpoint, DELETE_FILE, { id: file.id });
-      toast(`Deleted ${file.filename}.`, 'success');
-      list.reload();
-    } catch (err) {
-      setProblem(toProblem(err));
-    }
+    await graphqlRequest(endpoint, DELETE_FILE, { id: file.id });
+    toast(`Deleted ${file.filename}.`, 'success');
+    list.reload();
   };
 
   return (
@@ -50,7 +46,7 @@ export function FilesPage({ apiKey }: { apiKey: string }) {
         }}
       />
       <ProblemNotice problem={problem ?? list.problem} onDismiss={problem ? () => setProblem(undefined) : undefined} />
-      {list.data && <FileTable files={list.data.files.edges.map((e) => e.node)} onDownload={download} onDelete={(file) => void remove(file)} />}
+      {list.data && <FileTable files={list.data.files.edges.map((e) => e.node)} onDownload={download} onDelete={remove} />}
       <CursorPager pages={pages} pageInfo={list.data?.files.pageInfo} label="Files" />
     </section>
   );

@@ -14,7 +14,7 @@ export function TaskResult({ task, apiKey }: { task: VideoTask; apiKey: string }
   const [problem, setProblem] = useState<GatewayProblem>();
   if (task.error) {
     return (
-      <span class="muted">
+      <span class="muted task-error">
         <code>{task.error.code}</code> {task.error.message}
       </span>
     );

@@ -6,8 +6,8 @@ import { DEFAULT_DAYS, filterRange, rowMatches, type UsageFilter } from './usage
 import type { SpendRow } from './usage-operations';
 
 /**
- * Spend per UTC day and per model over the page's range, under the model
- * and endpoint filters. Spend totals take at most three groupings (day,
+ * Spend per UTC day and per model (or endpoint, for calls without a model)
+ * over the page's range, under the model and endpoint filters. Spend totals take at most three groupings (day,
  * model, endpoint here), so the status filter does not narrow the charts;
  * the caption says so when it is set.
  */
@@ -21,7 +21,7 @@ export function SpendCharts({ rows, filter }: { rows: SpendRow[]; filter: UsageF
       {filter.status && <p class="muted small">The charts show every status: spend totals group by at most three fields (here day, model and endpoint).</p>}
       <div class="chart-grid">
         <BarChart title="Spend per day (UTC)" layout="columns" bars={spendPerDay(matching, days)} format={formatMicrousd} />
-        <BarChart title="Spend per model" layout="rows" bars={spendPerModel(matching)} format={formatMicrousd} />
+        <BarChart title="Spend per model or endpoint" layout="rows" bars={spendPerModel(matching)} format={formatMicrousd} />
       </div>
     </section>
   );

@@ -27,14 +27,24 @@ export function spendPerDay(rows: SpendRow[], days: string[]): Bar[] {
   return days.map((day) => ({ label: day, value: byDay.get(day) ?? 0 }));
 }
 
-/** Spend per model, largest first. */
+/**
+ * Spend per model, largest first. A call without a model (a file upload)
+ * or whose "model" is a search backend (`search:brave`, priced under the
+ * backend's name) is counted under its endpoint instead (`/v1/search`), so
+ * every bar names what was paid for.
+ */
 export function spendPerModel(rows: SpendRow[]): Bar[] {
   const byModel = new Map<string, number>();
   for (const row of rows) {
-    const model = row.model ?? '(none)';
-    byModel.set(model, (byModel.get(model) ?? 0) + row.amountMicrousd);
+    const label = chartLabel(row);
+    byModel.set(label, (byModel.get(label) ?? 0) + row.amountMicrousd);
   }
   return [...byModel].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value || a.label.localeCompare(b.label));
+}
+
+function chartLabel(row: SpendRow): string {
+  if (row.model && !row.model.startsWith('search:')) return row.model;
+  return row.endpoint || row.model || 'other';
 }
 
 /** The distinct values of a grouping among the rows, sorted. */

@@ -21,7 +21,7 @@ import type { Routing } from '../model-call/routing';
 import { UpstreamError } from '../providers/upstream-error';
 import type { VideoAdapter, VideoCall, VideoContent, VideoPoll, VideoSubmission } from '../providers/video-adapter';
 import { videoAdapterFor } from '../providers/video-registry';
-import { firstPollAt, nextPollAt } from './poll-schedule';
+import { firstPollAt, nextPollAt, pollScheduleFor, type PollSchedule } from './poll-schedule';
 import { taskError, upstreamFailure } from './task-errors';
 import type { TaskEvents } from './task-events';
 import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
@@ -74,6 +74,8 @@ export const MIN_LEASE_MS = 2 * POLL_TIMEOUT_MS;
  * background poller all go through here.
  */
 export class VideoService {
+  private readonly pollListeners = new Set<(at: Date) => void>();
+
   constructor(private readonly deps: VideoServiceDeps) {
     if (deps.leaseMs < MIN_LEASE_MS) throw new Error(`the video task lease must be at least ${MIN_LEASE_MS} ms (GATEWAY_VIDEO_LEASE_MS)`);
   }
@@ -162,7 +164,7 @@ export class VideoService {
     const pastDeadline = now >= task.deadlineAt.getTime();
     const timedOut = () => this.finish(task, 'expired', { error: taskError('generation_timeout') });
     const candidate = this.candidateOf(task);
-    const polling = candidate.model.config.video!.polling;
+    const schedule = scheduleOf(candidate);
     let poll: VideoPoll;
     try {
       this.deps.routing.metrics.videoPolls.inc({ provider: task.provider });
@@ -179,8 +181,9 @@ export class VideoService {
       }
       if (pastDeadline) return timedOut();
       this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
-      const retryAfter = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
-      return this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: nextPollAt(polling, task.pollCount + 1, task.nextPollAt.getTime(), now, retryAfter) });
+      const retryAfterSeconds = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
+      const next = nextPollAt(schedule, { pollCount: task.pollCount + 1, dueAt: task.nextPollAt.getTime(), now, retryAfterSeconds });
+      return this.scheduled(await this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: next }));
     }
     const s = poll.status;
     if (s.state === 'completed') {
@@ -195,12 +198,10 @@ export class VideoService {
     if (s.state === 'expired') return this.finish(task, 'expired', { error: taskError('expired') });
     if (pastDeadline) return timedOut();
     const status = s.upstreamStatus === 'queued' && !s.progress ? 'queued' : 'in_progress';
-    const updated = await this.deps.store.compareAndSet(task, {
-      status,
-      progress: s.progress ?? task.progress,
-      pollCount: task.pollCount + 1,
-      nextPollAt: nextPollAt(polling, task.pollCount + 1, task.nextPollAt.getTime(), now, poll.retryAfterSeconds),
+    const next = nextPollAt(schedule, {
+      pollCount: task.pollCount + 1, dueAt: task.nextPollAt.getTime(), now, startedAt: task.createdAt.getTime(), progress: s.progress, retryAfterSeconds: poll.retryAfterSeconds,
     });
+    const updated = this.scheduled(await this.deps.store.compareAndSet(task, { status, progress: s.progress ?? task.progress, pollCount: task.pollCount + 1, nextPollAt: next }));
     if (updated && (updated.status !== task.status || updated.progress !== task.progress)) this.deps.events.publish(updated);
     return updated;
   }
@@ -305,7 +306,7 @@ export class VideoService {
     send: (adapter: VideoAdapter, call: VideoCall) => Promise<{ upstreamId: string }>,
   ): Promise<VideoTask> {
     const first = candidates[0];
-    const polling = first.model.config.video!.polling;
+    const { timeout_ms: timeoutMs } = first.model.config.video!.polling;
     // The worst case is the task's price: its seconds, on the dearest route.
     await ctx.spend.place(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
     const now = Date.now();
@@ -314,12 +315,14 @@ export class VideoService {
       id, keyId: ctx.principal.keyId, accountId: ctx.principal.accountId, requestId: ctx.requestId,
       model: first.model.id, api: first.model.config.video!.api, ...routeColumns(first), status: 'submitting',
       params, remixedFrom,
-      nextPollAt: new Date(now + first.route.provider.timeoutMs + 30_000), deadlineAt: new Date(now + polling.timeout_ms),
+      nextPollAt: new Date(now + first.route.provider.timeoutMs + 30_000), deadlineAt: new Date(now + timeoutMs),
     });
     let upstreamId: string;
+    let accepting = first;
     try {
       upstreamId = await tryRoutes(ctx, this.deps.routing, candidates, async (attempt) => {
         const { candidate } = attempt;
+        accepting = candidate;
         if (attempt.number > 1) {
           // The next route gets its own recovery window; a task the poller closed meanwhile is not submitted again.
           const rerouted = await this.deps.store.compareAndSet(task, { ...routeColumns(candidate), nextPollAt: new Date(Date.now() + candidate.route.provider.timeoutMs + 30_000) });
@@ -351,7 +354,8 @@ export class VideoService {
       await this.deps.store.compareAndSet(task, { status: 'failed', error: taskError('submission_failed'), completedAt: new Date() });
       throw err;
     }
-    const queued = await this.deps.store.compareAndSet(task, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
+    // The first poll follows the route that accepted the task (the simulator's clock, or the model's).
+    const queued = this.scheduled(await this.deps.store.compareAndSet(task, { status: 'queued', upstreamId, nextPollAt: firstPollAt(scheduleOf(accepting), Date.now()) }));
     if (!queued) {
       // The submission outlived its recovery window and the task was already closed as interrupted.
       const closed = await this.deps.store.findForKey(ctx.principal.keyId, id);
@@ -361,6 +365,21 @@ export class VideoService {
     this.deps.routing.metrics.videoTasksSubmitted.inc({ model: task.model });
     this.deps.events.publish(queued);
     return queued;
+  }
+
+  /**
+   * Hears the next poll time of every task this instance schedules, so its
+   * poller can wake for it instead of at its idle pace. Returns the undo.
+   */
+  onPollScheduled(listener: (at: Date) => void): () => void {
+    this.pollListeners.add(listener);
+    return () => this.pollListeners.delete(listener);
+  }
+
+  /** Tells the listeners when a task that is still running is due next; returns the task. */
+  private scheduled(task: VideoTask | null): VideoTask | null {
+    if (task && !isFinished(task.status)) for (const listener of this.pollListeners) listener(task.nextPollAt);
+    return task;
   }
 
   private candidateOf(task: VideoTask): Candidate {
@@ -417,6 +436,10 @@ function inlineImageDigest(dataUrl: string): NonNullable<VideoTaskParams['imageD
     bytes: Buffer.byteLength(dataUrl),
     sha256: createHash('sha256').update(dataUrl).digest('hex'),
   };
+}
+
+function scheduleOf(candidate: Candidate): PollSchedule {
+  return pollScheduleFor(candidate.model.config.video!, candidate.route.provider);
 }
 
 /** The columns that name the route a task is served by. */

@@ -14,6 +14,13 @@ export interface VideoTaskFilter {
   model?: string;
 }
 
+/** What a poller's claim took, and when the next task not taken is due. */
+export interface DueClaim {
+  tasks: VideoTask[];
+  /** Milliseconds until the soonest unfinished task not yet due is due; null when there is none. */
+  soonestDueInMs: number | null;
+}
+
 /**
  * Video tasks in the database, claimed by pollers with row leases so that
  * several gateway instances never poll one task at once, and changed only by
@@ -47,21 +54,30 @@ export class VideoTaskStore {
   /**
    * Leases up to `limit` due, unfinished, unleased tasks to `owner`.
    * `FOR UPDATE SKIP LOCKED` lets concurrent claimers take disjoint sets.
+   * Also says how soon the next unfinished task falls due (by the database's
+   * clock, the one that decides what is due), so an idle poller can wake then.
    */
-  async claimDue(owner: string, limit: number, leaseMs: number): Promise<VideoTask[]> {
+  async claimDue(owner: string, limit: number, leaseMs: number): Promise<DueClaim> {
     // Through the driver: an idle instance runs this every round, and it should cost one round trip, nothing more.
     const { rows } = await this.db.query<Record<string, unknown>>(
-      `UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
-       WHERE "id" IN (
-         SELECT "id" FROM "video_tasks"
-         WHERE "status" IN ('submitting', 'queued', 'in_progress') AND "next_poll_at" <= now()
-           AND ("lease_until" IS NULL OR "lease_until" < now())
-         ORDER BY "next_poll_at" LIMIT $3
-         FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
+      `WITH "claimed" AS (
+         UPDATE "video_tasks" SET "lease_owner" = $1, "lease_until" = now() + make_interval(secs => $2::double precision / 1000)
+         WHERE "id" IN (
+           SELECT "id" FROM "video_tasks"
+           WHERE "status" IN ('submitting', 'queued', 'in_progress') AND "next_poll_at" <= now()
+             AND ("lease_until" IS NULL OR "lease_until" < now())
+           ORDER BY "next_poll_at" LIMIT $3
+           FOR UPDATE SKIP LOCKED)
+         RETURNING *
+       ), "soonest" AS (
+         SELECT (extract(epoch FROM min("next_poll_at") - now()) * 1000)::float8 AS "soonest_due_in_ms" FROM "video_tasks"
+         WHERE "status" IN ('submitting', 'queued', 'in_progress') AND "next_poll_at" > now()
+       )
+       SELECT "claimed".*, "soonest"."soonest_due_in_ms" FROM "soonest" LEFT JOIN "claimed" ON true`,
       [owner, leaseMs, limit],
     );
-    return rows.map(rowToVideoTask);
+    const soonest = rows[0]?.soonest_due_in_ms;
+    return { tasks: rows.filter((row) => row.id !== null).map(rowToVideoTask), soonestDueInMs: soonest === null || soonest === undefined ? null : Number(soonest) };
   }
 
   /** Leases one task if it is due and nobody holds it (a client's GET of a due task). */

@@ -1,13 +1,14 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiProvider } from '../observability/gen-ai-names';
 import { inSpan, type Tracing } from '../observability/tracing';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { UsageWriter } from '../billing/usage-writer';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
 import { Deadline } from '../deadlines/deadline';
-import type { Page, PageRequest } from '../db/page';
+import { decodeCursor, InvalidPageRequestError, type Page, type PageRequest } from '../db/page';
+import { timeIdCursor } from '../db/time-id-cursor';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
@@ -27,6 +28,8 @@ import type { TaskEvents } from './task-events';
 import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
 import { isFinished, type VideoTask, type VideoTaskError, type VideoTaskParams, type VideoTaskResult } from './video-task';
 import type { VideoTaskFilter, VideoTaskStore } from './video-task-store';
+import { newVideoId } from './video-id';
+import { videoIdCursor } from './video-id-cursor';
 
 export const VIDEOS_ENDPOINT = '/v1/videos';
 export const VIDEO_GENERATIONS_ENDPOINT = '/v1/videos/generations';
@@ -139,15 +142,68 @@ export class VideoService {
     }
   }
 
-  /** The key's tasks, newest first. */
+  /** The key's tasks, newest first, with time-and-id cursors (GraphQL). */
   page(principal: Principal, request: PageRequest, filter: VideoTaskFilter): Promise<Page<VideoTask>> {
-    return this.deps.store.page(principal.keyId, request, filter);
+    const after = request.after === null ? null : decodeCursor(timeIdCursor, request.after);
+    return this.deps.store.page(principal.keyId, { limit: request.limit, after, order: 'desc', filter }, timeIdCursor.encode);
+  }
+
+  /**
+   * `GET /v1/videos`: the key's OpenAI-style videos (xAI-style tasks are
+   * read by their `request_id`), in `order` of creation; `after` is a video
+   * id of the key, as OpenAI's list takes it.
+   */
+  async list(principal: Principal, query: VideoListQuery): Promise<Page<VideoTask>> {
+    let after = null;
+    if (query.after !== null) {
+      after = await this.deps.store.positionOf(principal.keyId, decodeCursor(videoIdCursor, query.after));
+      if (!after) throw new InvalidPageRequestError(videoIdCursor.param, videoIdCursor.refusal);
+    }
+    return this.deps.store.page(principal.keyId, { limit: query.limit, after, order: query.order, filter: { api: 'openai' } }, (task) => task.id);
+  }
+
+  /**
+   * Deletes a finished task of the key (OpenAI deletes only completed or
+   * failed videos; a task still generating is refused with 409): first the
+   * upstream's copy of the video where the protocol keeps one (OpenAI
+   * Videos; one the upstream no longer has is fine), then the task, which is
+   * missing to every read from then on. An upstream that fails the deletion
+   * leaves the task as it was, to be deleted again. The usage record and its
+   * ledger entries stay, and so does the row behind them, without the prompt
+   * and the result's URL.
+   */
+  async delete(principal: Principal, id: string, signal: AbortSignal): Promise<void> {
+    const task = await this.findOwned(principal, id);
+    if (!isFinished(task.status)) {
+      throw new GatewayError('video_not_ready', `Video "${id}" is still being generated; a video can be deleted once it has completed or failed.`, { param: 'video_id' });
+    }
+    await this.deleteUpstreamCopy(task, signal);
+    // Another request deleted it meanwhile: this one finds it missing, as any later one would.
+    if (!(await this.deps.store.markDeleted(principal.keyId, task.id))) throw videoNotFound(id);
   }
 
   async findOwned(principal: Principal, id: string): Promise<VideoTask> {
     const task = await this.deps.store.findForKey(principal.keyId, id);
-    if (!task) throw new GatewayError('video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
+    if (!task) throw videoNotFound(id);
     return task;
+  }
+
+  /** The upstream's copy of a finished task's video, removed over the route that made it (never another provider's). */
+  private async deleteUpstreamCopy(task: VideoTask, signal: AbortSignal): Promise<void> {
+    if (!task.upstreamId) return;
+    const route = this.deps.catalog.model(task.model)?.routes.find((r) => r.provider.name === task.provider && r.upstreamModel === task.upstreamModel);
+    if (!route) {
+      this.deps.logger.warn('the route that made a deleted video is no longer in the catalog; its upstream copy expires on its own', { task_id: task.id, provider: task.provider });
+      return;
+    }
+    const adapter = videoAdapterFor(route.provider.type);
+    if (!adapter?.delete) return;
+    try {
+      await Deadline.run(POLL_TIMEOUT_MS, [signal], (deadline) => adapter.delete!({ provider: route.provider, upstreamModel: route.upstreamModel, signal: deadline.signal }, task.upstreamId!));
+    } catch (err) {
+      if (err instanceof UpstreamError && err.details.status === 404) return; // gone upstream already
+      throw toGatewayError(err) ?? err;
+    }
   }
 
   /**
@@ -310,7 +366,7 @@ export class VideoService {
     // The worst case is the task's price: its seconds, on the dearest route.
     await ctx.spend.place(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
     const now = Date.now();
-    const id = `video_${randomUUID().replace(/-/g, '')}`;
+    const id = newVideoId();
     let task = await this.deps.store.create({
       id, keyId: ctx.principal.keyId, accountId: ctx.principal.accountId, requestId: ctx.requestId,
       model: first.model.id, api: first.model.config.video!.api, ...routeColumns(first), status: 'submitting',
@@ -398,6 +454,17 @@ export class VideoService {
   private call(candidate: Candidate, signal: AbortSignal, span?: Span): VideoCall {
     return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal, span };
   }
+}
+
+/** What `GET /v1/videos` asks for. */
+export interface VideoListQuery {
+  limit: number;
+  after: string | null;
+  order: 'asc' | 'desc';
+}
+
+function videoNotFound(id: string): GatewayError {
+  return new GatewayError('video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import { decodeCursor, pageOf, type Page, type PageRequest } from '../db/page';
-import { afterPosition, timeIdCursor } from '../db/time-id-cursor';
+import { pageOf, type Page } from '../db/page';
+import type { TimeIdPosition } from '../db/time-id-cursor';
 import { isWellFormedId } from '../db/well-formed-id';
 import { toVideoTask, type VideoTask, type VideoTaskParams } from './video-task';
 import { changeAssignments, rowToVideoTask, type TaskChanges } from './video-task-row';
@@ -12,6 +12,16 @@ export type NewVideoTask = Omit<Prisma.VideoTaskUncheckedCreateInput, 'params' |
 export interface VideoTaskFilter {
   status?: string[];
   model?: string;
+  /** Only the tasks of one wire shape (`GET /v1/videos` lists the OpenAI-style ones). */
+  api?: 'openai' | 'xai';
+}
+
+/** A page of a key's tasks: at most `limit`, after the task at `after` in `order` of creation. */
+export interface VideoTaskPageQuery {
+  limit: number;
+  after: TimeIdPosition | null;
+  order: 'asc' | 'desc';
+  filter: VideoTaskFilter;
 }
 
 /** What a poller's claim took, and when the next task not taken is due. */
@@ -44,11 +54,36 @@ export class VideoTaskStore {
     return toVideoTask(await this.prisma.videoTask.create({ data }));
   }
 
-  /** A task as its owner sees it; another key's task is indistinguishable from a missing one. */
+  /** A task as its owner sees it; another key's task, or a deleted one, is indistinguishable from a missing one. */
   async findForKey(keyId: string, id: string): Promise<VideoTask | null> {
     if (!isWellFormedId(id)) return null;
     const task = await this.prisma.videoTask.findUnique({ where: { id } });
-    return task && task.keyId === keyId ? toVideoTask(task) : null;
+    return task && task.keyId === keyId && task.deletedAt === null ? toVideoTask(task) : null;
+  }
+
+  /** Where a task of the key stands in its lists, deleted or not (a page may go on after a task deleted since); null when the key has no such task. */
+  async positionOf(keyId: string, id: string): Promise<TimeIdPosition | null> {
+    if (!isWellFormedId(id)) return null;
+    const task = await this.prisma.videoTask.findUnique({ where: { id }, select: { id: true, keyId: true, createdAt: true } });
+    return task && task.keyId === keyId ? { createdAt: task.createdAt, id: task.id } : null;
+  }
+
+  /**
+   * Deletes a finished task of the key: missing to every read from now on,
+   * its prompt, start image URL, uploaded image's name and result URL
+   * forgotten in the same statement. The row stays for its usage record.
+   * False when the key has no such finished task (missing, running, or
+   * deleted already).
+   */
+  async markDeleted(keyId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE "video_tasks" SET "deleted_at" = now(), "updated_at" = now(), "version" = "version" + 1,
+         "params" = jsonb_set("params" - 'imageUrl' - 'inputReference', '{prompt}', '""'::jsonb),
+         "result" = CASE WHEN "result" IS NULL THEN NULL ELSE "result" - 'url' END
+       WHERE "id" = $1 AND "key_id" = $2 AND "deleted_at" IS NULL AND "status" IN ('completed', 'failed', 'expired')`,
+      [id, keyId],
+    );
+    return rowCount === 1;
   }
 
   /**
@@ -151,13 +186,19 @@ export class VideoTaskStore {
     return rows.map(rowToVideoTask);
   }
 
-  /** Newest first, cursor-paginated, always scoped to one key. */
-  async page(keyId: string, request: PageRequest, filter: VideoTaskFilter): Promise<Page<VideoTask>> {
-    const where: Prisma.VideoTaskWhereInput = { keyId };
+  /** A page of the key's tasks (never another key's, never a deleted one) in order of creation; `cursorOf` writes each task's cursor in the list's dialect. */
+  async page(keyId: string, query: VideoTaskPageQuery, cursorOf: (task: TimeIdPosition) => string): Promise<Page<VideoTask>> {
+    const { filter, order } = query;
+    const where: Prisma.VideoTaskWhereInput = { keyId, deletedAt: null };
     if (filter.status?.length) where.status = { in: filter.status.includes('queued') ? [...filter.status, 'submitting'] : filter.status };
     if (filter.model) where.model = filter.model;
-    if (request.after !== null) where.OR = afterPosition(decodeCursor(timeIdCursor, request.after));
-    const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: request.limit + 1 });
-    return pageOf(rows, request.limit, toVideoTask, timeIdCursor.encode);
+    if (filter.api) where.api = filter.api;
+    if (query.after) {
+      const { createdAt, id } = query.after;
+      const beyond = order === 'desc' ? 'lt' : 'gt';
+      where.OR = [{ createdAt: { [beyond]: createdAt } }, { createdAt, id: { [beyond]: id } }];
+    }
+    const rows = await this.prisma.videoTask.findMany({ where, orderBy: [{ createdAt: order }, { id: order }], take: query.limit + 1 });
+    return pageOf(rows, query.limit, toVideoTask, cursorOf);
   }
 }

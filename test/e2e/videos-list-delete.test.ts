@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { startSimulator, type SimulatorHandle } from '@model-gateway/simulator';
 import { TaskDocument, TasksDocument } from '../graphql/generated/graphql';
 import { graphqlHttp } from '../graphql/graphql-test-client';
 import { readUntil } from '../support/eventually';
@@ -169,5 +170,30 @@ describe.each(TEST_DATABASES)('listing and deleting videos (%s)', (database) => 
       const res = await fetch(`${t.url}/v1/videos`);
       expect(res.status).toBe(401);
     });
+  });
+});
+
+describe('a deletion the upstream fails', () => {
+  let sim: SimulatorHandle | undefined;
+  let t: TestGateway | undefined;
+  afterAll(async () => {
+    await t?.close();
+    await sim?.close();
+  });
+
+  it('answers the upstream error and leaves the task, to be deleted again', async () => {
+    sim = await startSimulator({ videoGenerationMs: 100 });
+    const base = fastVideoConfig();
+    const config = { ...base, providers: { ...base.providers, openai: { type: 'openai' as const, base_url: `${sim.url}/v1`, api_key_env: 'OPENAI_API_KEY' } } };
+    t = await startTestGateway({ config, env: { OPENAI_API_KEY: 'sim' } });
+    const client = new OpenAI({ apiKey: await t.createKey(), baseURL: t.baseURL, maxRetries: 0 });
+    const { id } = await client.videos.create({ model: 'sora-2', prompt: 'undeletable for now' });
+    await readUntil(() => client.videos.retrieve(id), (v) => v.status === 'completed', `video ${id} to complete`, 8000, 50);
+
+    await sim.close();
+    sim = undefined;
+    const refused = await client.videos.delete(id).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 502, code: 'upstream_unreachable' });
+    expect((await client.videos.retrieve(id)).status).toBe('completed');
   });
 });

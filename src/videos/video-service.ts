@@ -202,6 +202,11 @@ export class VideoService {
       await Deadline.run(POLL_TIMEOUT_MS, [signal], (deadline) => adapter.delete!({ provider: route.provider, upstreamModel: route.upstreamModel, signal: deadline.signal }, task.upstreamId!));
     } catch (err) {
       if (err instanceof UpstreamError && err.details.status === 404) return; // gone upstream already
+      if (task.status === 'expired' && err instanceof UpstreamError && !err.details.retryable) {
+        // The gateway gave up on this task while the upstream may still be at it, and may refuse to delete it: its copy expires there on its own.
+        this.deps.logger.warn('the upstream refused to delete an expired video; deleting the task all the same', { task_id: task.id, provider: task.provider, upstream_status: err.details.status });
+        return;
+      }
       throw toGatewayError(err) ?? err;
     }
   }

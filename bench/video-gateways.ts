@@ -14,7 +14,8 @@ import { checkNoBuiltInSimulator, SIMULATOR_PATHS } from './upstream';
  * poll counters read from `/metrics`.
  */
 
-export type Polling = VideoCapabilities['polling'];
+/** The bench's schedules name every field: its poll counts are computed from them. */
+export type Polling = Required<VideoCapabilities['polling']>;
 
 /** Writes `<dir>/gateway.json` and checks that the gateway would accept it; returns its path. */
 export function writeVideoBenchConfig(dir: string, simulatorUrl: string, polling: Polling): string {

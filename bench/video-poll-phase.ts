@@ -26,6 +26,11 @@ import { reportVideoRun, type PollCounts, type VideoRun } from './video-report';
 
 const MODEL = 'gen-imagine-video';
 const SUBMIT_CONNECTIONS = 16;
+/**
+ * A fixed schedule: with the step equal to the longest wait, neither the
+ * upstream's progress nor the back-off moves a poll, so the polls a task
+ * needs are known exactly (`expectedPolls`).
+ */
 const POLLING: Polling = { first_poll_after_ms: 2_000, interval_ms: 2_000, max_interval_ms: 2_000, timeout_ms: 600_000 };
 /** A gateway's poller pauses this long between rounds when nothing was due (the GATEWAY_VIDEO_POLL_IDLE_MS default). */
 const POLLER_IDLE_MS = 1_000;

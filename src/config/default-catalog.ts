@@ -227,6 +227,7 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     video: {
       api: 'xai', durations: { min: 1, max: 15 }, default_duration: 6, resolutions: ['480p', '720p'],
       aspect_ratios: ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3'], default_aspect_ratio: '16:9',
+      expected_generation_seconds: 30,
     },
     pricing: { video_seconds_480p: { usd: '0.05', per: 1 }, video_seconds_720p: { usd: '0.10', per: 1 } },
     routes: route('xai', 'grok-imagine-video'),
@@ -234,7 +235,10 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
   {
     id: 'sora-2', owned_by: 'openai', family: 'openai-video', endpoint_types: ['videos'],
     context_window: 4096, modalities: { input: ['text', 'image'], output: ['video'] }, capabilities: noChat,
-    video: { api: 'openai', durations: [4, 8, 12], default_duration: 4, resolutions: ['720x1280', '1280x720'], size_classes: { '720x1280': '720p', '1280x720': '720p' } },
+    video: {
+      api: 'openai', durations: [4, 8, 12], default_duration: 4, resolutions: ['720x1280', '1280x720'], size_classes: { '720x1280': '720p', '1280x720': '720p' },
+      expected_generation_seconds: 90,
+    },
     pricing: { video_seconds_720p: { usd: '0.10', per: 1 } },
     routes: route('openai', 'sora-2'),
   },
@@ -244,6 +248,7 @@ export const DEFAULT_MODELS: GatewayConfigInput['models'] = [
     video: {
       api: 'openai', durations: [4, 8, 12], default_duration: 4, resolutions: ['720x1280', '1280x720', '1024x1792', '1792x1024'],
       size_classes: { '720x1280': '720p', '1280x720': '720p', '1024x1792': '1080p', '1792x1024': '1080p' },
+      expected_generation_seconds: 240,
     },
     pricing: { video_seconds_720p: { usd: '0.30', per: 1 }, video_seconds_1080p: { usd: '0.50', per: 1 } },
     routes: route('openai', 'sora-2-pro'),

@@ -99,16 +99,24 @@ export const videoCapabilitiesSchema = z.strictObject({
   size_classes: z.record(z.string(), z.string()).default({}),
   aspect_ratios: z.array(z.string()).default([]),
   default_aspect_ratio: z.string().optional(),
+  /**
+   * Typical seconds from submission to the finished video on this model's
+   * upstream: the poll schedule starts from it (see `videos/poll-schedule.ts`).
+   * A route served by the built-in simulator uses the simulator's own time.
+   */
+  expected_generation_seconds: z.number().positive().max(24 * 3600).default(60),
   polling: z
     .strictObject({
-      /** First upstream poll after the typical generation time. */
-      first_poll_after_ms: z.number().int().nonnegative().default(30_000),
-      interval_ms: z.number().int().positive().default(8_000),
+      /** First upstream poll this long after submission; half the expected generation time when unset. */
+      first_poll_after_ms: z.number().int().nonnegative().optional(),
+      /** Shortest wait between two polls of a task, and the first step of the back-off; a tenth of the expected generation time (at least 100 ms) when unset. */
+      interval_ms: z.number().int().positive().optional(),
+      /** Longest wait between two polls: the most a finished video waits to be noticed. */
       max_interval_ms: z.number().int().positive().default(10_000),
       /** A task not finished by then is expired and refunded. */
       timeout_ms: z.number().int().positive().default(20 * 60_000),
     })
-    .default({ first_poll_after_ms: 30_000, interval_ms: 8_000, max_interval_ms: 10_000, timeout_ms: 20 * 60_000 }),
+    .default({ max_interval_ms: 10_000, timeout_ms: 20 * 60_000 }),
 });
 
 export const modelRouteSchema = z.strictObject({

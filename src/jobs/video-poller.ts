@@ -9,7 +9,10 @@ export interface VideoPollerOptions {
   leaseMs: number;
   /** Tasks claimed per round, all polled at once. */
   concurrency: number;
-  /** Pause between rounds when nothing was due. */
+  /**
+   * Longest pause between rounds when nothing was due; the poller wakes
+   * sooner for a task it knows is due sooner (see the class).
+   */
   idleMs: number;
   /**
    * How often the sweeper pass runs (the first one at start): it ends the
@@ -19,12 +22,19 @@ export interface VideoPollerOptions {
   sweepIntervalMs?: number;
 }
 
+/** The shortest pause between rounds, so a task due a moment from now does not make the loop spin. */
+const MIN_PAUSE_MS = 5;
+
 /**
  * The background loop of one instance: claim due tasks (row leases, so
  * instances share the work without polling a task twice), advance each with
- * one upstream poll, repeat. Each task carries its own next poll time, so
- * the loop only decides how often to look, not how often a task is polled.
- * A restarted instance simply finds the unfinished tasks in the database.
+ * one upstream poll, repeat. Each task carries its own next poll time
+ * (`videos/poll-schedule.ts`), so the loop only decides when to look, not how
+ * often a task is polled: between rounds it sleeps until the soonest of the
+ * next due task the claim saw, the next poll of any task this instance
+ * scheduled since (submissions, polls, reads: `VideoService.onPollScheduled`),
+ * and `idleMs`, which bounds how late it notices tasks other instances
+ * scheduled. A restarted instance simply finds the unfinished tasks in the database.
  * Every `sweepIntervalMs` a round also reconciles held charges of finished
  * tasks (`VideoService.reconcileHeldCharges`), which every instance may do.
  */
@@ -32,6 +42,11 @@ export class VideoPoller {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Resets the running pause's timer when a sooner task is heard of. */
+  private rearm: (() => void) | undefined;
+  /** The soonest poll time heard of since the last claim, ms. */
+  private soonestHeard = Number.POSITIVE_INFINITY;
+  private stopListening: (() => void) | undefined;
   /** Aborts the polls in flight when the instance stops; their tasks stay due for the next poller. */
   private readonly stopping = new AbortController();
   private nextSweepAt = 0;
@@ -46,11 +61,13 @@ export class VideoPoller {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopListening = this.videos.onPollScheduled((at) => this.heard(at.getTime()));
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopListening?.();
     this.stopping.abort();
     this.wake?.();
     await this.loop;
@@ -59,10 +76,15 @@ export class VideoPoller {
   private async run(): Promise<void> {
     while (this.running) {
       let claimed: VideoTask[] = [];
+      let soonestDueInMs: number | null = null;
       try {
+        // What is due now is taken by this claim; only what is heard of from here on is news for the pause.
+        this.soonestHeard = Number.POSITIVE_INFINITY;
         // No more than can be polled at once: a claimed task waiting its turn would outlive its lease.
-        claimed = await this.store.claimDue(this.options.owner, this.options.concurrency, this.options.leaseMs);
+        ({ tasks: claimed, soonestDueInMs } = await this.store.claimDue(this.options.owner, this.options.concurrency, this.options.leaseMs));
+        const claimedAt = Date.now();
         await forEachConcurrently(claimed, this.options.concurrency, (task) => this.advance(task));
+        if (soonestDueInMs !== null) this.heard(claimedAt + soonestDueInMs);
       } catch (err) {
         this.logger.error('video poller round failed', { err });
       }
@@ -92,14 +114,31 @@ export class VideoPoller {
     }
   }
 
-  private pause(ms: number): Promise<void> {
+  /** A task is due at `at` (ms): a running pause ends then if that is sooner. */
+  private heard(at: number): void {
+    if (at >= this.soonestHeard) return;
+    this.soonestHeard = at;
+    this.rearm?.();
+  }
+
+  /** Sleeps `idleMs` at most, less when a task is due sooner; `stop` ends it at once. */
+  private pause(idleMs: number): Promise<void> {
+    const idleEnd = Date.now() + idleMs;
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-      function done() {
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
         clearTimeout(timer);
+        timer = setTimeout(done, Math.max(MIN_PAUSE_MS, Math.min(idleEnd, this.soonestHeard) - Date.now()));
+      };
+      const done = () => {
+        clearTimeout(timer);
+        this.rearm = undefined;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      this.rearm = arm;
+      this.wake = done;
+      arm();
     });
   }
 }

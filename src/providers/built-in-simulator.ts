@@ -20,6 +20,13 @@ export function recordedFixturesDir(): string {
   return path.join(packageRoot(), 'test', 'fixtures', 'recorded');
 }
 
+/**
+ * How long the built-in simulator takes to generate a video (unless a
+ * prompt's `[sim gen_ms=…]` says otherwise): the expected generation time of
+ * every video route it serves, so those tasks are polled on its clock.
+ */
+export const BUILT_IN_SIMULATOR_VIDEO_GENERATION_MS = 1_500;
+
 /** Starts the simulator for the providers and search backends of `config` that have no key. */
 export async function startBuiltInSimulator(config: GatewayConfig, options: SimulatorOptions): Promise<SimulatorHandle> {
   const simulated = [
@@ -27,7 +34,7 @@ export async function startBuiltInSimulator(config: GatewayConfig, options: Simu
     ...config.search.backends.filter((b) => b.simulator).map((b) => describe(`search backend ${b.id}`, b.api_key_env)),
   ];
   const simulator = loadSimulatorPackage(`${simulated.join(', ')} would be served by the built-in simulator`);
-  return simulator.startSimulator({ fixturesDir: recordedFixturesDir(), ...options });
+  return simulator.startSimulator({ fixturesDir: recordedFixturesDir(), videoGenerationMs: BUILT_IN_SIMULATOR_VIDEO_GENERATION_MS, ...options });
 }
 
 /** The package, or a start-up error that says how to do without it or how to get it. */

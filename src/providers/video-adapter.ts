@@ -60,4 +60,6 @@ export interface VideoAdapter {
   remix?(call: VideoCall, upstreamId: string, prompt: string): Promise<{ upstreamId: string; raw: unknown }>;
   /** Only on protocols that serve the bytes themselves (OpenAI Videos). */
   content?(call: VideoCall, upstreamId: string, variant: string): Promise<VideoContent>;
+  /** Only on protocols that keep the video for download (OpenAI Videos): removes the upstream's copy. */
+  delete?(call: VideoCall, upstreamId: string): Promise<void>;
 }

@@ -1,13 +1,14 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { genAiProvider } from '../observability/gen-ai-names';
 import { inSpan, type Tracing } from '../observability/tracing';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { refundHeldCharge, settleHeldCharge } from '../billing/task-billing';
 import type { UsageWriter } from '../billing/usage-writer';
 import type { Candidate, Catalog } from '../catalog/catalog';
 import type { VideoCapabilities } from '../config/gateway-config-schema';
 import { Deadline } from '../deadlines/deadline';
-import type { Page, PageRequest } from '../db/page';
+import { decodeCursor, InvalidPageRequestError, type Page, type PageRequest } from '../db/page';
+import { timeIdCursor } from '../db/time-id-cursor';
 import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
@@ -21,12 +22,14 @@ import type { Routing } from '../model-call/routing';
 import { UpstreamError } from '../providers/upstream-error';
 import type { VideoAdapter, VideoCall, VideoContent, VideoPoll, VideoSubmission } from '../providers/video-adapter';
 import { videoAdapterFor } from '../providers/video-registry';
-import { firstPollAt, nextPollAt } from './poll-schedule';
+import { firstPollAt, nextPollAt, pollScheduleFor, type PollSchedule } from './poll-schedule';
 import { taskError, upstreamFailure } from './task-errors';
 import type { TaskEvents } from './task-events';
 import { openAISubmissionSchema, remixSchema, xaiSubmissionSchema } from './video-request-schemas';
 import { isFinished, type VideoTask, type VideoTaskError, type VideoTaskParams, type VideoTaskResult } from './video-task';
 import type { VideoTaskFilter, VideoTaskStore } from './video-task-store';
+import { newVideoId } from './video-id';
+import { videoIdCursor } from './video-id-cursor';
 
 export const VIDEOS_ENDPOINT = '/v1/videos';
 export const VIDEO_GENERATIONS_ENDPOINT = '/v1/videos/generations';
@@ -74,6 +77,8 @@ export const MIN_LEASE_MS = 2 * POLL_TIMEOUT_MS;
  * background poller all go through here.
  */
 export class VideoService {
+  private readonly pollListeners = new Set<(at: Date) => void>();
+
   constructor(private readonly deps: VideoServiceDeps) {
     if (deps.leaseMs < MIN_LEASE_MS) throw new Error(`the video task lease must be at least ${MIN_LEASE_MS} ms (GATEWAY_VIDEO_LEASE_MS)`);
   }
@@ -137,15 +142,73 @@ export class VideoService {
     }
   }
 
-  /** The key's tasks, newest first. */
+  /** The key's tasks, newest first, with time-and-id cursors (GraphQL). */
   page(principal: Principal, request: PageRequest, filter: VideoTaskFilter): Promise<Page<VideoTask>> {
-    return this.deps.store.page(principal.keyId, request, filter);
+    const after = request.after === null ? null : decodeCursor(timeIdCursor, request.after);
+    return this.deps.store.page(principal.keyId, { limit: request.limit, after, order: 'desc', filter }, timeIdCursor.encode);
+  }
+
+  /**
+   * `GET /v1/videos`: the key's OpenAI-style videos (xAI-style tasks are
+   * read by their `request_id`), in `order` of creation; `after` is a video
+   * id of the key, as OpenAI's list takes it.
+   */
+  async list(principal: Principal, query: VideoListQuery): Promise<Page<VideoTask>> {
+    let after = null;
+    if (query.after !== null) {
+      after = await this.deps.store.positionOf(principal.keyId, decodeCursor(videoIdCursor, query.after));
+      if (!after) throw new InvalidPageRequestError(videoIdCursor.param, videoIdCursor.refusal);
+    }
+    return this.deps.store.page(principal.keyId, { limit: query.limit, after, order: query.order, filter: { api: 'openai' } }, (task) => task.id);
+  }
+
+  /**
+   * Deletes a finished task of the key (OpenAI deletes only completed or
+   * failed videos; a task still generating is refused with 409): first the
+   * upstream's copy of the video where the protocol keeps one (OpenAI
+   * Videos; one the upstream no longer has is fine), then the task, which is
+   * missing to every read from then on. An upstream that fails the deletion
+   * leaves the task as it was, to be deleted again. The usage record and its
+   * ledger entries stay, and so does the row behind them, without the prompt
+   * and the result's URL.
+   */
+  async delete(principal: Principal, id: string, signal: AbortSignal): Promise<void> {
+    const task = await this.findOwned(principal, id);
+    if (!isFinished(task.status)) {
+      throw new GatewayError('video_not_ready', `Video "${id}" is still being generated; a video can be deleted once it has completed or failed.`, { param: 'video_id' });
+    }
+    await this.deleteUpstreamCopy(task, signal);
+    // Another request deleted it meanwhile: this one finds it missing, as any later one would.
+    if (!(await this.deps.store.markDeleted(principal.keyId, task.id))) throw videoNotFound(id);
   }
 
   async findOwned(principal: Principal, id: string): Promise<VideoTask> {
     const task = await this.deps.store.findForKey(principal.keyId, id);
-    if (!task) throw new GatewayError('video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
+    if (!task) throw videoNotFound(id);
     return task;
+  }
+
+  /** The upstream's copy of a finished task's video, removed over the route that made it (never another provider's). */
+  private async deleteUpstreamCopy(task: VideoTask, signal: AbortSignal): Promise<void> {
+    if (!task.upstreamId) return;
+    const route = this.deps.catalog.model(task.model)?.routes.find((r) => r.provider.name === task.provider && r.upstreamModel === task.upstreamModel);
+    if (!route) {
+      this.deps.logger.warn('the route that made a deleted video is no longer in the catalog; its upstream copy expires on its own', { task_id: task.id, provider: task.provider });
+      return;
+    }
+    const adapter = videoAdapterFor(route.provider.type);
+    if (!adapter?.delete) return;
+    try {
+      await Deadline.run(POLL_TIMEOUT_MS, [signal], (deadline) => adapter.delete!({ provider: route.provider, upstreamModel: route.upstreamModel, signal: deadline.signal }, task.upstreamId!));
+    } catch (err) {
+      if (err instanceof UpstreamError && err.details.status === 404) return; // gone upstream already
+      if (task.status === 'expired' && err instanceof UpstreamError && !err.details.retryable) {
+        // The gateway gave up on this task while the upstream may still be at it, and may refuse to delete it: its copy expires there on its own.
+        this.deps.logger.warn('the upstream refused to delete an expired video; deleting the task all the same', { task_id: task.id, provider: task.provider, upstream_status: err.details.status });
+        return;
+      }
+      throw toGatewayError(err) ?? err;
+    }
   }
 
   /**
@@ -162,7 +225,7 @@ export class VideoService {
     const pastDeadline = now >= task.deadlineAt.getTime();
     const timedOut = () => this.finish(task, 'expired', { error: taskError('generation_timeout') });
     const candidate = this.candidateOf(task);
-    const polling = candidate.model.config.video!.polling;
+    const schedule = scheduleOf(candidate);
     let poll: VideoPoll;
     try {
       this.deps.routing.metrics.videoPolls.inc({ provider: task.provider });
@@ -179,8 +242,9 @@ export class VideoService {
       }
       if (pastDeadline) return timedOut();
       this.deps.logger.warn('video poll failed; will retry', { task_id: task.id, reason: (err as Error).message });
-      const retryAfter = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
-      return this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: nextPollAt(polling, task.pollCount + 1, task.nextPollAt.getTime(), now, retryAfter) });
+      const retryAfterSeconds = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
+      const next = nextPollAt(schedule, { pollCount: task.pollCount + 1, dueAt: task.nextPollAt.getTime(), now, retryAfterSeconds });
+      return this.scheduled(await this.deps.store.compareAndSet(task, { pollCount: task.pollCount + 1, nextPollAt: next }));
     }
     const s = poll.status;
     if (s.state === 'completed') {
@@ -195,12 +259,10 @@ export class VideoService {
     if (s.state === 'expired') return this.finish(task, 'expired', { error: taskError('expired') });
     if (pastDeadline) return timedOut();
     const status = s.upstreamStatus === 'queued' && !s.progress ? 'queued' : 'in_progress';
-    const updated = await this.deps.store.compareAndSet(task, {
-      status,
-      progress: s.progress ?? task.progress,
-      pollCount: task.pollCount + 1,
-      nextPollAt: nextPollAt(polling, task.pollCount + 1, task.nextPollAt.getTime(), now, poll.retryAfterSeconds),
+    const next = nextPollAt(schedule, {
+      pollCount: task.pollCount + 1, dueAt: task.nextPollAt.getTime(), now, startedAt: task.createdAt.getTime(), progress: s.progress, retryAfterSeconds: poll.retryAfterSeconds,
     });
+    const updated = this.scheduled(await this.deps.store.compareAndSet(task, { status, progress: s.progress ?? task.progress, pollCount: task.pollCount + 1, nextPollAt: next }));
     if (updated && (updated.status !== task.status || updated.progress !== task.progress)) this.deps.events.publish(updated);
     return updated;
   }
@@ -305,21 +367,23 @@ export class VideoService {
     send: (adapter: VideoAdapter, call: VideoCall) => Promise<{ upstreamId: string }>,
   ): Promise<VideoTask> {
     const first = candidates[0];
-    const polling = first.model.config.video!.polling;
+    const { timeout_ms: timeoutMs } = first.model.config.video!.polling;
     // The worst case is the task's price: its seconds, on the dearest route.
     await ctx.spend.place(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
     const now = Date.now();
-    const id = `video_${randomUUID().replace(/-/g, '')}`;
+    const id = newVideoId();
     let task = await this.deps.store.create({
       id, keyId: ctx.principal.keyId, accountId: ctx.principal.accountId, requestId: ctx.requestId,
       model: first.model.id, api: first.model.config.video!.api, ...routeColumns(first), status: 'submitting',
       params, remixedFrom,
-      nextPollAt: new Date(now + first.route.provider.timeoutMs + 30_000), deadlineAt: new Date(now + polling.timeout_ms),
+      nextPollAt: new Date(now + first.route.provider.timeoutMs + 30_000), deadlineAt: new Date(now + timeoutMs),
     });
     let upstreamId: string;
+    let accepting = first;
     try {
       upstreamId = await tryRoutes(ctx, this.deps.routing, candidates, async (attempt) => {
         const { candidate } = attempt;
+        accepting = candidate;
         if (attempt.number > 1) {
           // The next route gets its own recovery window; a task the poller closed meanwhile is not submitted again.
           const rerouted = await this.deps.store.compareAndSet(task, { ...routeColumns(candidate), nextPollAt: new Date(Date.now() + candidate.route.provider.timeoutMs + 30_000) });
@@ -351,7 +415,8 @@ export class VideoService {
       await this.deps.store.compareAndSet(task, { status: 'failed', error: taskError('submission_failed'), completedAt: new Date() });
       throw err;
     }
-    const queued = await this.deps.store.compareAndSet(task, { status: 'queued', upstreamId, nextPollAt: firstPollAt(polling, Date.now()) });
+    // The first poll follows the route that accepted the task (the simulator's clock, or the model's).
+    const queued = this.scheduled(await this.deps.store.compareAndSet(task, { status: 'queued', upstreamId, nextPollAt: firstPollAt(scheduleOf(accepting), Date.now()) }));
     if (!queued) {
       // The submission outlived its recovery window and the task was already closed as interrupted.
       const closed = await this.deps.store.findForKey(ctx.principal.keyId, id);
@@ -361,6 +426,21 @@ export class VideoService {
     this.deps.routing.metrics.videoTasksSubmitted.inc({ model: task.model });
     this.deps.events.publish(queued);
     return queued;
+  }
+
+  /**
+   * Hears the next poll time of every task this instance schedules, so its
+   * poller can wake for it instead of at its idle pace. Returns the undo.
+   */
+  onPollScheduled(listener: (at: Date) => void): () => void {
+    this.pollListeners.add(listener);
+    return () => this.pollListeners.delete(listener);
+  }
+
+  /** Tells the listeners when a task that is still running is due next; returns the task. */
+  private scheduled(task: VideoTask | null): VideoTask | null {
+    if (task && !isFinished(task.status)) for (const listener of this.pollListeners) listener(task.nextPollAt);
+    return task;
   }
 
   private candidateOf(task: VideoTask): Candidate {
@@ -379,6 +459,17 @@ export class VideoService {
   private call(candidate: Candidate, signal: AbortSignal, span?: Span): VideoCall {
     return { provider: candidate.route.provider, upstreamModel: candidate.route.upstreamModel, signal, span };
   }
+}
+
+/** What `GET /v1/videos` asks for. */
+export interface VideoListQuery {
+  limit: number;
+  after: string | null;
+  order: 'asc' | 'desc';
+}
+
+function videoNotFound(id: string): GatewayError {
+  return new GatewayError('video_not_found', `No video task "${id}" for this API key.`, { param: 'video_id' });
 }
 
 /**
@@ -417,6 +508,10 @@ function inlineImageDigest(dataUrl: string): NonNullable<VideoTaskParams['imageD
     bytes: Buffer.byteLength(dataUrl),
     sha256: createHash('sha256').update(dataUrl).digest('hex'),
   };
+}
+
+function scheduleOf(candidate: Candidate): PollSchedule {
+  return pollScheduleFor(candidate.model.config.video!, candidate.route.provider);
 }
 
 /** The columns that name the route a task is served by. */

@@ -78,5 +78,6 @@ function driverRowToPrismaShape(row: TaskRow): VideoTaskRow {
     createdAt: date(row.created_at)!,
     updatedAt: date(row.updated_at)!,
     completedAt: date(row.completed_at),
+    deletedAt: date(row.deleted_at),
   };
 }

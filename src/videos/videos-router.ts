@@ -1,5 +1,7 @@
 import { pipeline } from 'node:stream/promises';
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import { pageLimit, type PageLimits } from '../db/page';
+import { Errors } from '../errors/errors';
 import type { UsageRecorder } from '../billing/usage-recorder';
 import { GatewayError } from '../errors/gateway-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -7,8 +9,8 @@ import { modelCallContext } from '../http/model-call-context';
 import { isMultipart, readMultipart } from '../http/multipart';
 import { locals } from '../http/request-locals';
 import type { Logger } from '../observability/logger';
-import { VIDEO_GENERATIONS_ENDPOINT, VIDEOS_ENDPOINT, type UploadedImage, type VideoService } from './video-service';
-import { taskView } from './video-views';
+import { VIDEO_GENERATIONS_ENDPOINT, VIDEOS_ENDPOINT, type UploadedImage, type VideoListQuery, type VideoService } from './video-service';
+import { openAITaskView, taskView } from './video-views';
 import { idempotent } from '../http/idempotent';
 import type { IdempotencyStore } from '../http/idempotency-store';
 import { rateLimited } from '../http/rate-limited';
@@ -17,10 +19,13 @@ import { ModelCallGate } from '../model-call/model-call-gate';
 
 const INPUT_REFERENCE_MAX_BYTES = 20 * 1024 * 1024;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+/** `GET /v1/videos` pages: OpenAI takes up to 100 per page; without `limit` the gateway answers 20. */
+const LIST_LIMIT: PageLimits = { default: 20, max: 100 };
 
 /**
  * `POST /v1/videos` (JSON, or multipart with an `input_reference` image),
- * `POST /v1/videos/generations`, `GET /v1/videos/{id}`,
+ * `GET /v1/videos` (the key's videos, OpenAI's cursor page),
+ * `POST /v1/videos/generations`, `GET` and `DELETE /v1/videos/{id}`,
  * `POST /v1/videos/{id}/remix`, `GET /v1/videos/{id}/content`.
  */
 export function videosRouter(videos: VideoService, recorder: UsageRecorder, logger: Logger, jsonBody: RequestHandler, idempotency: IdempotencyStore, rateLimits?: RateLimits): Router {
@@ -39,7 +44,12 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
       const task = await videos.submit(locals(res).context!, body, VIDEOS_ENDPOINT, image);
       res.json(task.api === 'openai' ? taskView(task) : { request_id: task.id });
     })
-    .all(methodNotAllowed(['POST']));
+    .get(async (req, res) => {
+      const page = await videos.list(locals(res).principal!, listQuery(req));
+      const data = page.items.map(openAITaskView);
+      res.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: page.hasMore });
+    })
+    .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route(VIDEO_GENERATIONS_ENDPOINT)
@@ -54,7 +64,14 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
     .get(async (req, res) => {
       res.json(taskView(await videos.get(locals(res).principal!, String(req.params.id))));
     })
-    .all(methodNotAllowed(['GET']));
+    .delete(async (req, res) => {
+      const abort = new AbortController();
+      res.once('close', () => abort.abort());
+      const id = String(req.params.id);
+      await videos.delete(locals(res).principal!, id, abort.signal);
+      res.json({ id, object: 'video.deleted', deleted: true });
+    })
+    .all(methodNotAllowed(['GET', 'DELETE']));
 
   router
     .route(`${VIDEOS_ENDPOINT}/:id/remix`)
@@ -78,6 +95,21 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
     .all(methodNotAllowed(['GET']));
 
   return router;
+}
+
+/** The list query of OpenAI's videos list (`limit`, `order`, `after`), each given at most once. */
+function listQuery(req: Request): VideoListQuery {
+  const q = req.query as Record<string, unknown>;
+  const text = (name: string): string | undefined => {
+    const value = q[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw Errors.validation(name, 'must be given once.');
+    return value;
+  };
+  const limit = pageLimit(text('limit'), LIST_LIMIT, 'limit');
+  const order = text('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') throw Errors.validation('order', 'must be "asc" or "desc".');
+  return { limit, order, after: text('after') ?? null };
 }
 
 async function multipartSubmission(req: Parameters<RequestHandler>[0]): Promise<{ body: Record<string, unknown>; image?: UploadedImage }> {

@@ -40,6 +40,26 @@ describe.each(TEST_DATABASES)('video tasks on the ledger (%s)', (database) => {
     expect((await admin(`/api/admin/reconcile?account_id=${a.id}`)).body.ok).toBe(true);
   });
 
+  it('a deleted task leaves its charge, ledger entries and usage record as they were', async () => {
+    const a = await accountWith('deleted-videos', 1_000_000);
+    const res = await submit(a.key, 'kept on the books [sim gen_ms=100]');
+    const id = ((await res.json()) as { request_id: string }).request_id;
+    const requestId = res.headers.get('x-svc-request-id')!;
+    await eventually(async () => ((await admin(`/api/admin/accounts/${a.id}/wallet`)).body.held_microusd === 0 ? true : undefined), 'the hold ended', 10_000, 50);
+    const ledgerBefore = (await admin(`/api/admin/accounts/${a.id}/ledger`)).body.data;
+
+    const deleted = await fetch(`${t.url}/v1/videos/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${a.key}` } });
+    expect(deleted.status).toBe(200);
+    expect((await fetch(`${t.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${a.key}` } })).status).toBe(404);
+
+    expect((await admin(`/api/admin/accounts/${a.id}/wallet`)).body.balance_microusd).toBe(1_000_000 - 300_000);
+    expect((await admin(`/api/admin/accounts/${a.id}/ledger`)).body.data).toEqual(ledgerBefore);
+    const record = await fetch(`${t.url}/api/usage/requests/${requestId}`, { headers: { authorization: `Bearer ${a.key}` } });
+    expect(record.status).toBe(200);
+    expect(((await record.json()) as any).billing).toMatchObject({ state: 'settled', amount_microusd: 300_000 });
+    expect((await admin(`/api/admin/reconcile?account_id=${a.id}`)).body.ok).toBe(true);
+  });
+
   it('refuses a task the wallet cannot cover, creating nothing', async () => {
     const a = await accountWith('poor-videos', 100_000);
     const before = (await simulatorRequests(t)).requests.length;

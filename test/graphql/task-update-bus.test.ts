@@ -19,7 +19,7 @@ function task(id: string, keyId: string, status = 'in_progress'): VideoTask {
   return {
     id, keyId, accountId: 'acc', requestId: `req_${id}`, model: 'sora-2', api: 'openai', provider: 'sim', upstreamModel: 'sora-2', lane: 'standard',
     upstreamId: 'up', status, progress: 10, params: { prompt: 'p', durationSeconds: 4, billingDimension: 'video_seconds_720p' }, result: null, error: null,
-    remixedFrom: null, version: ++version, pollCount: 0, nextPollAt: at, deadlineAt: at, leaseOwner: null, leaseUntil: null, createdAt: at, updatedAt: at, completedAt: null,
+    remixedFrom: null, version: ++version, pollCount: 0, nextPollAt: at, deadlineAt: at, leaseOwner: null, leaseUntil: null, createdAt: at, updatedAt: at, completedAt: null, deletedAt: null,
   };
 }
 

@@ -105,7 +105,7 @@ export async function fetchUsageRecord(t: TestGateway, key: string, requestId: s
 }
 
 /** The simulator's log of the upstream requests it received. */
-export async function simulatorRequests(t: TestGateway): Promise<{ requests: Array<{ path: string; body: any }>; aborted: number }> {
+export async function simulatorRequests(t: TestGateway): Promise<{ requests: Array<{ method: string; path: string; body: any }>; aborted: number }> {
   const res = await fetch(`${t.simulatorUrl}/_sim/requests`);
   return (await res.json()) as never;
 }

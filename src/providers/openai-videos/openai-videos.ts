@@ -7,7 +7,7 @@ import { toOpenAIVideoForm } from './openai-videos-request';
 import { toOpenAIVideoState } from './openai-videos-state';
 
 /**
- * The OpenAI Videos API (Sora 2): create, retrieve, remix and download. The
+ * The OpenAI Videos API (Sora 2): create, retrieve, remix, download and delete. The
  * Video object's `id` is the upstream id; a remix is a new video with its own.
  * @see https://platform.openai.com/docs/api-reference/videos
  */
@@ -37,6 +37,11 @@ export const openAIVideosAdapter: VideoAdapter = {
     });
     await throwIfErrorAnswer(res, call.signal);
     return { status: res.status, headers: pickHeaders(res.headers, ['content-type', 'content-length']), body: res.body };
+  },
+
+  /** The answer (`{id, object: "video.deleted", deleted: true}`) says nothing the status does not. */
+  async delete(call, upstreamId) {
+    await sendForText({ method: 'DELETE', url: videoUrl(call, upstreamId), headers: headersFor(call), ...limits(call) });
   },
 };
 

@@ -1,6 +1,5 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
-import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import type { IdempotencyStore } from '../http/idempotency-store';
 import { idempotencyKeyOf } from '../http/idempotent';
@@ -9,7 +8,8 @@ import { isMultipart } from '../http/multipart';
 import { locals } from '../http/request-locals';
 import { contentRange, parseRange, unsatisfiedRange, type RangeAnswer } from './byte-range';
 import { attachmentDisposition } from './content-disposition';
-import { pageLimit, type PageLimits } from '../db/page';
+import type { PageLimits } from '../db/page';
+import { listQuery, queryText } from '../http/list-query';
 import { fileIdCursor } from './file-id-cursor';
 import type { FileListQuery, FileService, StoredFile } from './file-service';
 import { uploadOnce } from './idempotent-upload';
@@ -48,7 +48,7 @@ export function filesRouter(files: FileService, retries?: { store: IdempotencySt
       res.status(201).json(toFileObject(file));
     })
     .get(async (req, res) => {
-      const page = await files.list(locals(res).principal!, listQuery(req), fileIdCursor);
+      const page = await files.list(locals(res).principal!, fileListQuery(req), fileIdCursor);
       const data = page.items.map(toFileObject);
       res.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: page.hasMore });
     })
@@ -97,18 +97,9 @@ export function filesRouter(files: FileService, retries?: { store: IdempotencySt
 }
 
 /** The list query of OpenAI's files list (`limit`, `order`, `after`, `purpose`), each given at most once. */
-function listQuery(req: Request): FileListQuery {
-  const q = req.query as Record<string, unknown>;
-  const text = (name: string): string | undefined => {
-    const value = q[name];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') throw Errors.validation(name, 'must be given once.');
-    return value;
-  };
-  const limit = pageLimit(text('limit'), LIST_LIMIT, 'limit');
-  const order = text('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw Errors.validation('order', 'must be "asc" or "desc".');
-  return { limit, order, after: text('after') ?? null, purpose: text('purpose') };
+function fileListQuery(req: Request): FileListQuery {
+  const { limit, order, after } = listQuery(req.query, LIST_LIMIT);
+  return { limit, order, after, purpose: queryText(req.query, 'purpose') };
 }
 
 /** The range to answer with; an `If-Range` that no longer matches asks for the whole (changed) file. */

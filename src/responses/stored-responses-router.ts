@@ -1,7 +1,8 @@
 import { Router, type Request } from 'express';
-import { pageLimit, type PageLimits } from '../db/page';
+import type { PageLimits } from '../db/page';
 import { Errors } from '../errors/errors';
 import { methodNotAllowed } from '../http/method-not-allowed';
+import { listQuery, queryText } from '../http/list-query';
 import { locals } from '../http/request-locals';
 import type { InputItemsQuery } from './input-items-page';
 import { RESPONSES_ENDPOINT } from './responses-service';
@@ -29,9 +30,9 @@ export function storedResponsesRouter(stored: StoredResponses): Router {
   router
     .route(`${RESPONSES_ENDPOINT}/:id`)
     .get(async (req, res) => {
-      const q = query(req);
-      readInclude(q);
-      if (q.text('stream') !== undefined && q.text('stream') !== 'false') {
+      readInclude(req.query as Record<string, unknown>);
+      const stream = queryText(req.query, 'stream');
+      if (stream !== undefined && stream !== 'false') {
         throw Errors.validation('stream', 'is not served: a stored response is complete; retrieve it without "stream".');
       }
       res.json(await stored.retrieve(locals(res).principal!, String(req.params.id)));
@@ -55,31 +56,14 @@ export function storedResponsesRouter(stored: StoredResponses): Router {
 
 /** OpenAI's list query (`limit`, `order`, `after`, `before`, `include`), each given at most once. */
 function inputItemsQuery(req: Request): InputItemsQuery {
-  const q = query(req);
-  readInclude(q);
-  const limit = pageLimit(q.text('limit'), INPUT_ITEMS_LIMIT, 'limit');
-  const order = q.text('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw Errors.validation('order', 'must be "asc" or "desc".');
-  return { limit, order, after: q.text('after') ?? null, before: q.text('before') ?? null };
-}
-
-function query(req: Request) {
-  const q = req.query as Record<string, unknown>;
-  return {
-    raw: q,
-    text(name: string): string | undefined {
-      const value = q[name];
-      if (value === undefined) return undefined;
-      if (typeof value !== 'string') throw Errors.validation(name, 'must be given once.');
-      return value;
-    },
-  };
+  readInclude(req.query as Record<string, unknown>);
+  return listQuery(req.query, INPUT_ITEMS_LIMIT);
 }
 
 /** `include` as `include[]=…` (the SDKs) or `include=…`, repeated or not; each value must be one OpenAI defines. */
-function readInclude(q: ReturnType<typeof query>): void {
+function readInclude(query: Record<string, unknown>): void {
   for (const name of ['include', 'include[]']) {
-    const value = q.raw[name];
+    const value = query[name];
     if (value === undefined) continue;
     const values = Array.isArray(value) ? value : [value];
     for (const included of values) {

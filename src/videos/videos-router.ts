@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type RequestHandler } from 'express';
-import { pageLimit, type PageLimits } from '../db/page';
-import { Errors } from '../errors/errors';
+import type { PageLimits } from '../db/page';
+import { listQuery } from '../http/list-query';
 import type { UsageRecorder } from '../billing/usage-recorder';
 import { GatewayError } from '../errors/gateway-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -45,7 +45,7 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
       res.json(task.api === 'openai' ? taskView(task) : { request_id: task.id });
     })
     .get(async (req, res) => {
-      const page = await videos.list(locals(res).principal!, listQuery(req));
+      const page = await videos.list(locals(res).principal!, videoListQuery(req));
       const data = page.items.map(openAITaskView);
       res.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: page.hasMore });
     })
@@ -98,18 +98,9 @@ export function videosRouter(videos: VideoService, recorder: UsageRecorder, logg
 }
 
 /** The list query of OpenAI's videos list (`limit`, `order`, `after`), each given at most once. */
-function listQuery(req: Request): VideoListQuery {
-  const q = req.query as Record<string, unknown>;
-  const text = (name: string): string | undefined => {
-    const value = q[name];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') throw Errors.validation(name, 'must be given once.');
-    return value;
-  };
-  const limit = pageLimit(text('limit'), LIST_LIMIT, 'limit');
-  const order = text('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw Errors.validation('order', 'must be "asc" or "desc".');
-  return { limit, order, after: text('after') ?? null };
+function videoListQuery(req: Request): VideoListQuery {
+  const { limit, order, after } = listQuery(req.query, LIST_LIMIT);
+  return { limit, order, after };
 }
 
 async function multipartSubmission(req: Parameters<RequestHandler>[0]): Promise<{ body: Record<string, unknown>; image?: UploadedImage }> {

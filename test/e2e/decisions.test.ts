@@ -1,3 +1,5 @@
+import { loadGatewayConfig } from '../../src/config/load-config';
+import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
@@ -6,6 +8,14 @@ import { ADMIN_TOKEN, fetchUsageRecord, simulatorRequests, startTestGateway, TES
 const MODEL = 'decision-gpt-4.1-mini';
 const TEXT_MODEL = 'decision-gpt-4.1-nano';
 const ON = { GATEWAY_DECISIONS_ENABLED: 'true', GATEWAY_DECISIONS_QUESTION_GENERATION: 'true' };
+/** A chat model that declares neither structured output nor vision (every default chat model declares both), for the generator's checks. */
+const PLAIN_CHAT = 'plain-gpt-4.1-mini';
+
+function catalogWithPlainChat(): GatewayConfigInput {
+  const base = loadGatewayConfig({}).config;
+  const mini = base.models.find((m) => m.id === 'gpt-4.1-mini')!;
+  return { ...base, models: [...base.models, { ...mini, id: PLAIN_CHAT, endpoint_types: ['chat'], capabilities: { ...mini.capabilities, json_output: false, vision: false } }] };
+}
 
 const QUESTIONS = {
   is_refund: { type: 'noul', instructions: 'Does the customer ask for a refund?' },
@@ -66,7 +76,7 @@ describe.each(TEST_DATABASES)('POST /v1/decisions (%s)', (database) => {
   }
 
   beforeAll(async () => {
-    t = await startTestGateway({ database, env: { ...ON, GATEWAY_RATE_LIMIT_REDIS_PREFIX: `decisions-${randomUUID()}` } });
+    t = await startTestGateway({ database, config: catalogWithPlainChat(), env: { ...ON, GATEWAY_RATE_LIMIT_REDIS_PREFIX: `decisions-${randomUUID()}` } });
     key = await t.createKey({ name: 'decisions' });
     client = new OpenAI({ apiKey: key, baseURL: t.baseURL, maxRetries: 0 });
   });
@@ -275,7 +285,7 @@ describe.each(TEST_DATABASES)('POST /v1/decisions (%s)', (database) => {
     const as = new OpenAI({ apiKey: limited, baseURL: t.baseURL, maxRetries: 0 });
     const notAllowed = await refusal({ model: MODEL, state: 's', question_generation: { enabled: true } }, as);
     expect([notAllowed.status, notAllowed.error.code]).toEqual([403, 'model_not_allowed']);
-    await refusedBeforeUpstream({ model: MODEL, state: 's', question_generation: { enabled: true, model: 'claude-haiku-4-5' } }, 400, 'generator_not_capable', 'question_generation.model');
+    await refusedBeforeUpstream({ model: MODEL, state: 's', question_generation: { enabled: true, model: PLAIN_CHAT } }, 400, 'generator_not_capable', 'question_generation.model');
   });
 });
 

@@ -1,10 +1,9 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { readEnv } from '../../src/config/env';
 import { loadGatewayConfig } from '../../src/config/load-config';
-import { openFileStorage } from '../../src/files/storage/open-file-storage';
 import { compose, composeStrings, composeText, dockerfileEnv, dockerfileInstructions, envExample, resolvedEnvironment, sampleSecrets, variablesRead } from '../support/compose-file';
+import { variablesTheGatewayIgnores } from '../support/gateway-variables';
 import { startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
 /**
@@ -66,30 +65,12 @@ describe('docker-compose.yml', () => {
   });
 
   it('sets only variables the gateway reads: its environment schema, the built-in catalog\'s provider variables, the S3 credentials', async () => {
-    // Every value parses (readEnv throws with the variable's name otherwise).
-    const parsed = readEnv(gatewayEnv);
-    const fromSchema = Object.keys(gatewayEnv).filter((name) => name in parsed);
-    // A provider's key or base URL changes the built-in catalog it loads.
-    const defaultCatalog = JSON.stringify(loadGatewayConfig({}).config);
-    const fromCatalog = Object.keys(gatewayEnv).filter((name) => JSON.stringify(loadGatewayConfig({ [name]: 'https://upstream.example/v1' }).config) !== defaultCatalog);
-    // The S3 credentials reach the file storage's client.
-    const storage = await openFileStorage(parsed, gatewayEnv);
-    expect(storage.kind).toBe('s3');
-    const credentials = await (storage as unknown as { client: S3Client }).client.config.credentials();
-    await storage.close();
-    expect({ accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey }).toEqual({
-      accessKeyId: gatewayEnv.AWS_ACCESS_KEY_ID, secretAccessKey: gatewayEnv.AWS_SECRET_ACCESS_KEY,
-    });
-    const s3Credentials = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'];
-
-    expect(Object.keys(gatewayEnv).filter((name) => ![...fromSchema, ...fromCatalog, ...s3Credentials].includes(name))).toEqual([]);
-    expect(fromCatalog).toEqual(expect.arrayContaining(['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'TAVILY_API_KEY', 'SEARXNG_BASE_URL']));
+    expect(await variablesTheGatewayIgnores(gatewayEnv)).toEqual([]);
     // Every provider and search backend of the built-in catalog can get its key.
-    const keyVariables = [
-      ...Object.values(loadGatewayConfig({}).config.providers).map((p) => p.api_key_env),
-      ...loadGatewayConfig({}).config.search.backends.map((b) => b.api_key_env),
-    ];
-    expect(Object.keys(gatewayEnv)).toEqual(expect.arrayContaining(keyVariables.filter(Boolean)));
+    const { providers, search } = loadGatewayConfig({}).config;
+    const keyVariables = [...Object.values(providers).map((p) => p.api_key_env), ...search.backends.map((b) => b.api_key_env)].filter(Boolean);
+    expect(keyVariables.length).toBeGreaterThanOrEqual(8);
+    expect(Object.keys(gatewayEnv)).toEqual(expect.arrayContaining(keyVariables));
   });
 
   it('wires the gateway to PostgreSQL, Redis and the bucket the bucket service creates', () => {

@@ -112,6 +112,8 @@ describe('docs/deployment.md', () => {
       const out = await run('/bin/bash', ['--norc', '-o', 'pipefail', '-c', published(command)], { env: shell });
       expect({ command, code: out.code, stderr: out.stderr }).toEqual({ command, code: 0, stderr: '' });
       expect(out.stdout).not.toBe('');
+      // The readiness answer the page quotes.
+      if (command.endsWith('/readyz')) expect(page).toContain(`\`${out.stdout.trim()}\``);
     }],
     [/^docker compose /, async (command) => {
       const { sub, flags, service, rest } = composeCommand(command);

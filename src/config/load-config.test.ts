@@ -72,4 +72,20 @@ describe('gateway config file', () => {
     }
     expect(none.models.find((m) => m.id === 'text-embedding-3-large')!.embedding!.dimensions).toBe(3072);
   });
+
+  it('switches off what has no key where there is no simulator to serve it, and says what it switched off', () => {
+    const loaded = loadGatewayConfig({ GATEWAY_UNKEYED_PROVIDERS: 'disabled', OPENAI_API_KEY: 'sk-x', TAVILY_API_KEY: 'tv-x' });
+    expect(loaded.config.providers.openai).toMatchObject({ enabled: true, simulator: false });
+    expect(loaded.config.providers.anthropic).toMatchObject({ enabled: false, simulator: false });
+    expect(loaded.config.search.backends.find((b) => b.id === 'tavily')).toMatchObject({ enabled: true, simulator: false });
+    expect(loaded.config.search.backends.find((b) => b.id === 'exa')).toMatchObject({ enabled: false, simulator: false });
+    expect(loaded.unkeyed).toEqual(['provider anthropic', 'provider gemini', 'provider xai', 'provider voyage', 'search backend serper', 'search backend exa']);
+    // This checkout has the simulator: auto and simulator serve the unkeyed ones with it.
+    for (const mode of ['auto', 'simulator']) {
+      const simulated = loadGatewayConfig({ GATEWAY_UNKEYED_PROVIDERS: mode });
+      expect(simulated.config.providers.anthropic).toMatchObject({ enabled: true, simulator: true });
+      expect(simulated.unkeyed).toBeUndefined();
+    }
+    expect(() => loadGatewayConfig({ GATEWAY_UNKEYED_PROVIDERS: 'off' })).toThrow(ConfigError);
+  });
 });

@@ -81,6 +81,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
   const jobs = gatewayJobs(services, env);
   for (const job of jobs) job.start();
+  if (opts.loaded.unkeyed) {
+    logger.warn('default catalog: without an API key and without the built-in simulator, these are off, and their models with them', {
+      off: opts.loaded.unkeyed, what_to_do: 'set their API keys, or name only the providers you use in GATEWAY_CONFIG, or install the simulator and set GATEWAY_UNKEYED_PROVIDERS=simulator',
+    });
+  }
   logger.info('gateway listening', {
     url, config: opts.loaded.source, models: services.catalog.allModels().length, catalog_revision: services.catalogSync.revision, pricing_version: services.catalog.contents.pricing.version,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',

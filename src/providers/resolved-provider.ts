@@ -24,9 +24,10 @@ export const SIMULATOR_BASE_PATH: Record<ProviderType, string> = {
 export class ProviderConfigError extends Error {}
 
 /**
- * Resolves each configured provider to an address and a key. Simulated
- * providers point at the built-in simulator; a real provider without its key
- * variable set is a configuration error.
+ * Resolves each enabled provider to an address and a key (a disabled one
+ * serves no route, so it needs neither). Simulated providers point at the
+ * built-in simulator; a real provider without its key variable set is a
+ * configuration error.
  */
 export function resolveProviders(
   config: GatewayConfig,
@@ -35,6 +36,7 @@ export function resolveProviders(
 ): Map<string, ResolvedProvider> {
   const out = new Map<string, ResolvedProvider>();
   for (const [name, p] of Object.entries(config.providers)) {
+    if (!p.enabled) continue;
     if (p.simulator) {
       if (!simulatorUrl) throw new ProviderConfigError(`provider "${name}" is simulated but the simulator is not running`);
       out.set(name, {

@@ -176,7 +176,7 @@ function sampleObject(schema: JsonSchema, context: SampleContext, given: { [name
 }
 
 /** Tries at an item that differs from the ones before it, as a model lists different things. */
-const DISTINCT_ITEM_TRIES = 4;
+const DISTINCT_ITEM_TRIES = 8;
 
 function sampleArray(schema: JsonSchema, context: SampleContext): JsonValue {
   const minItems = typeof schema.minItems === 'number' ? schema.minItems : 1;
@@ -186,14 +186,21 @@ function sampleArray(schema: JsonSchema, context: SampleContext): JsonValue {
   const written = new Set<string>();
   for (let index = 0; index < length; index++) {
     let item: JsonValue = null;
-    for (let attempt = 0; attempt < DISTINCT_ITEM_TRIES; attempt++) {
+    for (let attempt = 0; attempt < DISTINCT_ITEM_TRIES && (attempt === 0 || written.has(JSON.stringify(item))); attempt++) {
       item = sampleValue(asSchema(schema.items), { ...context, laterItem: index > 0 || attempt > 0 });
-      if (!written.has(JSON.stringify(item))) break;
     }
+    if (schema.uniqueItems === true && typeof item === 'string' && written.has(JSON.stringify(item))) item = numbered(item, index, concreteSchema(schema.items, context.root) ?? {});
     written.add(JSON.stringify(item));
     items.push(item);
   }
   return items;
+}
+
+/** A string made distinct by its place in the list (`example value 3`), within its `maxLength`. */
+function numbered(text: string, index: number, schema: JsonSchema): string {
+  const suffix = ` ${index + 1}`;
+  const room = typeof schema.maxLength === 'number' ? Math.max(0, schema.maxLength - suffix.length) : text.length;
+  return [...text].slice(0, room).join('') + suffix;
 }
 
 const FORMATTED_STRINGS: { [format: string]: string } = {

@@ -82,7 +82,10 @@ const STRING_RULES: StringRule[] = [
   [has('last', 'surname', 'family'), (random) => pickOne(random, LAST_NAMES)],
   [has('product', 'item'), (random) => pickOne(random, PRODUCTS)],
   [has('project', 'task', 'event', 'meeting', 'book', 'course'), (random) => pickOne(random, TITLES)],
-  [has('name', 'author', 'person', 'customer', 'user', 'owner', 'assignee', 'contact', 'recipient', 'sender', 'attendee', 'guest'), (random) => fullName(random)],
+  [
+    has('name', 'author', 'person', 'people', 'customer', 'user', 'owner', 'assignee', 'contact', 'recipient', 'sender', 'attendee', 'guest', 'traveller', 'traveler', 'passenger', 'member', 'participant', 'employee', 'student', 'friend'),
+    (random) => fullName(random),
+  ],
   [has('color', 'colour'), (random) => pickOne(random, COLORS)],
   [has('status', 'state'), (random) => pickOne(random, STATUSES)],
   [has('category', 'type', 'kind', 'tag', 'label', 'genre', 'group'), (random) => pickOne(random, CATEGORIES)],

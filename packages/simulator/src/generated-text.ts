@@ -58,9 +58,30 @@ const THINKING_SENTENCES = [
   'So the plan is simple.',
 ] as const;
 
-export type SentencePool = 'answer' | 'thinking';
+/** What a made-up web page (a search result, an extracted page) says about itself and its topic. */
+const PAGE_SENTENCES = [
+  'Overview.',
+  'Read on.',
+  'More below.',
+  'Sources vary widely.',
+  'It covers the basics first.',
+  'Here is a short summary.',
+  'This page is made up.',
+  'Dates, names and figures here are placeholders.',
+  'This section would go into more detail.',
+  'Further reading is listed at the end.',
+  'The simulator wrote this page for a search.',
+  'The same query always finds the same pages.',
+  'Experts disagree on some of the finer points.',
+  'Many readers find this topic worth a closer look.',
+  'Its links lead to made-up hosts, not to real sites.',
+  'A real search backend would return text from the page itself.',
+  'Set a search API key to search the real web instead.',
+] as const;
 
-const POOLS: { [pool in SentencePool]: readonly string[] } = { answer: ANSWER_SENTENCES, thinking: THINKING_SENTENCES };
+export type SentencePool = 'answer' | 'thinking' | 'page';
+
+const POOLS: { [pool in SentencePool]: readonly string[] } = { answer: ANSWER_SENTENCES, thinking: THINKING_SENTENCES, page: PAGE_SENTENCES };
 
 /** Sentences of this many words or more are preferred while more words are to come, so that an answer does not end in a run of one-word sentences. */
 const COMFORTABLE_SENTENCE_WORDS = 4;

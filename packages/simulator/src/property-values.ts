@@ -1,5 +1,4 @@
 import { type Random, pickOne, randomInt } from './deterministic-random';
-import { generateWords } from './generated-text';
 
 /**
  * Plausible values for a JSON property from its name alone, as a model
@@ -38,10 +37,17 @@ const CATEGORIES = ['general', 'travel', 'work', 'personal', 'finance'];
 const STATUSES = ['active', 'pending', 'done'];
 const STREETS = ['12 Rue de Rivoli', '221B Baker Street', '350 Fifth Avenue', '1 Market Street'];
 const TIME_ZONES = ['Europe/Paris', 'Asia/Tokyo', 'America/Toronto', 'Africa/Nairobi'];
+/** For a description, a message, a note: one plain sentence. */
+const TEXT_VALUES = [
+  'A short example written by the simulator.',
+  'Everything went as planned.',
+  'The results look good so far.',
+  'Nothing urgent; this can wait until next week.',
+  'Please review the notes before the meeting.',
+  'A made-up value that fits the schema.',
+];
 const GENERIC_PHRASES = ['example value', 'sample text', 'placeholder', 'short note', 'first draft'];
 
-/** Words of a long text value (a description, a message): one or two sentences. */
-const TEXT_WORDS = { min: 6, max: 14 };
 /** Words of the prompt kept for a query. */
 const QUERY_WORDS = 8;
 
@@ -95,7 +101,7 @@ const STRING_RULES: StringRule[] = [
   [has('title', 'subject', 'headline', 'heading'), (random) => pickOne(random, TITLES)],
   [
     has('description', 'summary', 'text', 'content', 'body', 'message', 'comment', 'note', 'reason', 'explanation', 'answer', 'detail', 'instruction', 'response', 'output', 'result', 'feedback', 'review'),
-    (random) => generateWords(Math.floor(random() * 2 ** 32), randomInt(random, TEXT_WORDS.min, TEXT_WORDS.max)),
+    (random) => pickOne(random, TEXT_VALUES),
   ],
 ];
 

@@ -382,6 +382,12 @@ describe('decision_questions', () => {
     expect(await questions('Our cat refuses dinner every evening')).not.toEqual(await questions(state));
   });
 
+  it('asks about the things of the state, not its verbs and adverbs', async () => {
+    const written = await questions('I was charged twice for order 1182. Give my money back!');
+    const subjects = written.map((question) => question.id.replace(/^is_|_relevant$|_trend$|_clarity$/g, ''));
+    expect(subjects.slice(0, 2).sort()).toEqual(['money', 'order']);
+  });
+
   it('writes no more questions than the schema allows', async () => {
     expect(await questions(state, 2)).toHaveLength(2);
   });

@@ -24,8 +24,21 @@ interface Question {
   levels: string[];
 }
 
-/** Words too common to say what a state is about, and the labels the gateway frames the state with (`STATE (text):`). */
-const STOP_WORDS = new Set(['state', 'text', 'json', 'this', 'that', 'with', 'from', 'have', 'will', 'what', 'when', 'which', 'there', 'their', 'about', 'should', 'would', 'could', 'into', 'your', 'they', 'been', 'were', 'then', 'than', 'some', 'also']);
+/**
+ * Words too common to say what a state is about (most of them verbs and
+ * adverbs, which make odd subjects: "is the give relevant?"), and the
+ * labels the gateway frames the state with (`STATE (text):`).
+ */
+const STOP_WORDS = new Set([
+  'state', 'text', 'json', 'this', 'that', 'with', 'from', 'have', 'will', 'what', 'when', 'which', 'there', 'their', 'about', 'should', 'would',
+  'could', 'into', 'your', 'they', 'been', 'were', 'then', 'than', 'some', 'also', 'give', 'take', 'make', 'made', 'want', 'need', 'know',
+  'think', 'said', 'says', 'tell', 'told', 'come', 'came', 'goes', 'going', 'gone', 'just', 'very', 'really', 'back', 'twice', 'once',
+  'please', 'here', 'where', 'while', 'only', 'even', 'still', 'much', 'many', 'more', 'most', 'over', 'under', 'after', 'before', 'again',
+  'every', 'each', 'other', 'does', 'doing', 'done', 'being', 'them', 'these', 'those', 'because', 'today', 'yesterday', 'tomorrow', 'nothing',
+  'something', 'anything', 'everything', 'leave', 'leaves', 'asks', 'happened',
+]);
+/** Past forms, -ing forms and adverbs, which are rarely what a state is about. */
+const NOT_A_SUBJECT = /^[a-z0-9]{4,}(?:ed|ing|ly)$/;
 const FALLBACK_SUBJECTS = ['situation', 'outcome', 'progress'];
 const MAX_SUBJECT_LENGTH = 24;
 const SCORE_LEVELS = ['not at all', 'barely', 'partly', 'mostly', 'completely'];
@@ -87,7 +100,7 @@ function unusableQuestions([first, second]: string[]): Question[] {
 /** Three words of the state, picked at random and distinct, lower-case ASCII letters and digits only; stand-ins when it has too few. */
 function subjectsOf(state: string, random: Random): string[] {
   const words = state.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [];
-  const remaining = [...new Set(words)].filter((word) => !STOP_WORDS.has(word)).map((word) => word.slice(0, MAX_SUBJECT_LENGTH));
+  const remaining = [...new Set(words)].filter((word) => !STOP_WORDS.has(word) && !NOT_A_SUBJECT.test(word)).map((word) => word.slice(0, MAX_SUBJECT_LENGTH));
   return FALLBACK_SUBJECTS.map((fallback) => {
     if (remaining.length === 0) return fallback;
     return remaining.splice(Math.floor(random() * remaining.length), 1)[0] ?? fallback;

@@ -57,10 +57,10 @@ function structuredValue(request: StructuredOutputRequest): { value: JsonValue; 
   const { name, schema, seed } = request;
   switch (name) {
     case DECISION_ANSWERS_FORMAT:
-      return decisionAnswers(schema, seed);
+      return decisionAnswers(schema, seed, request.promptText);
     case DECISION_QUESTIONS_FORMAT:
       return { value: decisionQuestions(schema, request.promptText, seed, request.unusableQuestions), odds: new Map() };
     default:
-      return { value: sampleJsonSchema(schema, seededRandom(seed)), odds: new Map() };
+      return { value: sampleJsonSchema(schema, seededRandom(seed), request.promptText), odds: new Map() };
   }
 }

@@ -43,6 +43,9 @@ describe('thinking parameters', () => {
       { type: 'text', text: expect.any(String) },
     ]);
     const [thinking, text] = body.content;
+    expect(thinking.thinking).toMatch(/^Let me think about "how much is 925 \/ 5"\. [A-Z]/);
+    expect(text.text).toMatch(/^You asked: how much is 925 \/ 5\. [A-Z]/);
+    expect(text.text.split(' ')).toHaveLength(10);
     const thinkingTokens = Math.ceil(thinking.thinking.length / 4);
     expect(body.usage).toMatchObject({ output_tokens: thinkingTokens + Math.ceil(text.text.length / 4), output_tokens_details: { thinking_tokens: thinkingTokens } });
   });

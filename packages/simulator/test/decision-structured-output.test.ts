@@ -287,6 +287,30 @@ describe('decision_answers', () => {
     expect((await answer(prompts[1]!)).answers).toEqual(runs[1]);
   });
 
+  it('leans on the state when the gateway’s evaluation prompt shows the questions: yes, the option and the level that share its words', async () => {
+    const judged = answersSchema({ fire: { type: 'noul' }, room: { type: 'choice', options: ['garden', 'kitchen', 'garage'] }, alarm: { type: 'score', levels: 3 } });
+    const prompt = [
+      'STATE (text):',
+      'Smoke fills the hallway: the kitchen is on fire.',
+      '',
+      'QUESTIONS:',
+      '[fire] noul',
+      'instructions: Is there a fire?',
+      '',
+      '[room] choice',
+      'instructions: Where is the problem?',
+      'options (option id -> description, JSON): {"garden":"Outside, among the plants","kitchen":"In the kitchen","garage":"Where the car is parked"}',
+      '',
+      '[alarm] score',
+      'instructions: How alarming is it?',
+      'levels (in order, 1 is the first, JSON): ["All calm","A little smoke","Fire and smoke in the house"]',
+    ].join('\n');
+    const completion = await chat(prompt, jsonSchemaFormat('decision_answers', judged));
+    const answers = JSON.parse(completion.choices[0]!.message.content) as { fire: { answer: string }; room: { option: string }; alarm: { level: string } };
+
+    expect([answers.fire.answer, answers.room.option, answers.alarm.level]).toEqual(['yes', 'kitchen', '3']);
+  });
+
   it('reads the state and the directives from a text part among images, as the gateway sends them', async () => {
     const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' } };
     const parts = (text: string): UserContent => [{ type: 'text', text }, image, image];
@@ -356,6 +380,12 @@ describe('decision_questions', () => {
   it('writes the same questions for the same state, others for another', async () => {
     expect(await questions(state)).toEqual(await questions(state));
     expect(await questions('Our cat refuses dinner every evening')).not.toEqual(await questions(state));
+  });
+
+  it('asks about the things of the state, not its verbs and adverbs', async () => {
+    const written = await questions('I was charged twice for order 1182. Give my money back!');
+    const subjects = written.map((question) => question.id.replace(/^is_|_relevant$|_trend$|_clarity$/g, ''));
+    expect(subjects.slice(0, 2).sort()).toEqual(['money', 'order']);
   });
 
   it('writes no more questions than the schema allows', async () => {

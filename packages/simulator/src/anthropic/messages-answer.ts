@@ -1,6 +1,6 @@
+import { answerText, thinkingText } from '../answer-text';
 import { hashString } from '../deterministic-random';
 import { type Directives, stripDirectives } from '../directives';
-import { generateWords } from '../generated-text';
 import { randomAlphanumericId } from '../ids';
 import { structuredOutput } from '../structured-output';
 import { type FunctionTool, generateToolCall, toolsToCall } from '../openai/chat-tools';
@@ -56,23 +56,24 @@ export function buildMessagesAnswer(request: MessagesRequest, directives: Direct
   const userText = lastUserText(request);
   const results = toolResults(lastMessage(request));
   const resultText = results.map((result) => textOf(result.content ?? '')).join('\n');
-  const seed = hashString(results.length ? resultText : stripDirectives(userText));
-  const thoughts = isThinkingOn(request) ? generateWords(hashString('thinking', seed), MIN_THINKING_WORDS + (seed % THINKING_WORDS_SPREAD)) : undefined;
+  const question = results.length ? undefined : stripDirectives(userText);
+  const seed = hashString(question ?? resultText);
+  const thoughts = isThinkingOn(request) ? thinkingText({ question, seed: hashString('thinking', seed), wordCount: MIN_THINKING_WORDS + (seed % THINKING_WORDS_SPREAD) }) : undefined;
   const thinking = thoughts === undefined ? [] : [thinkingBlock(thoughts, userText)];
   const thinkingTokens = thoughts === undefined ? 0 : countTextTokens(thoughts);
   const callsTools = results.length === 0 && request.tool_choice?.type !== 'none';
   const tools = callsTools ? toolsToCall(asOpenAIToolRequest(request), userText, directives.toolCalls ?? 1) : [];
   if (tools.length) {
-    const calls = tools.map((tool) => toolUseBlock(tool, seed));
+    const calls = tools.map((tool) => toolUseBlock(tool, seed, question ?? ''));
     const callTokens = calls.reduce((sum, call) => sum + countTextTokens(call.name) + countTextTokens(JSON.stringify(call.input)), 0);
     return { content: [...thinking, ...calls], stopReason: 'tool_use', stopSequence: null, outputTokens: thinkingTokens + callTokens, thinkingTokens };
   }
   const output = outputSchemaOf(request);
   const schema = output.ok ? output.schema : undefined;
-  const words = generateWords(seed, directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD));
+  const words = answerText({ question, model: request.model, seed, wordCount: directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD) });
   const prose = results.length ? `The tool returned: ${excerpt(resultText)}. ${words}` : words;
-  const answerText = schema ? structuredOutput({ name: undefined, schema, seed, promptText: stripDirectives(userText), unusableQuestions: false }).text : prose;
-  const text = fitText(answerText, request, Math.max(0, request.max_tokens - thinkingTokens));
+  const outputText = schema ? structuredOutput({ name: undefined, schema, seed, promptText: question ?? '', unusableQuestions: false }).text : prose;
+  const text = fitText(outputText, request, Math.max(0, request.max_tokens - thinkingTokens));
   return {
     content: [...thinking, { type: 'text', text: text.text }],
     stopReason: text.stopReason,
@@ -100,8 +101,8 @@ function asOpenAIToolRequest(request: MessagesRequest): Parameters<typeof toolsT
   };
 }
 
-function toolUseBlock(tool: FunctionTool, seed: number): Extract<OutputBlock, { type: 'tool_use' }> {
-  const call = generateToolCall(tool, seed);
+function toolUseBlock(tool: FunctionTool, seed: number, prompt: string): Extract<OutputBlock, { type: 'tool_use' }> {
+  const call = generateToolCall(tool, seed, prompt);
   return { type: 'tool_use', id: randomAlphanumericId('toolu_01', 22), name: call.name, input: JSON.parse(call.arguments) };
 }
 

@@ -1,6 +1,6 @@
+import { answerText, thinkingText } from '../answer-text';
 import { hashString, seededRandom } from '../deterministic-random';
 import { type Directives, stripDirectives } from '../directives';
-import { generatePhrase, generateWords } from '../generated-text';
 import { sampleJsonSchema } from '../json-schema-sample';
 import { countTextTokens, truncateToTokens } from '../token-count';
 import { type GeneratedFunctionCall, functionsToCall, generateFunctionCall } from './function-calls';
@@ -43,23 +43,26 @@ export function buildGeminiAnswers(model: string, request: GenerateContentReques
 
 function buildGeminiAnswer(model: string, request: GenerateContentRequest, directives: Directives, candidateIndex: number): GeminiAnswer {
   const last = lastContent(request);
-  const seed = (hashString(stripDirectives(promptText(last))) + candidateIndex) >>> 0;
+  const question = stripDirectives(promptText(last));
+  const seed = (hashString(question) + candidateIndex) >>> 0;
+  const answersResults = last.parts.some((part) => part.functionResponse);
   const config = request.generationConfig;
   const thinking = isThinking(model, config?.thinkingConfig);
   const limit = config?.maxOutputTokens;
   const planned = plannedThoughtsTokens(model, config?.thinkingConfig, seed);
   const thoughtsTokens = limit === undefined ? planned : Math.min(planned, limit);
-  const thoughtSummary = thinking && config?.thinkingConfig?.includeThoughts ? summaryText(seed) : undefined;
+  const thoughtSummary = thinking && config?.thinkingConfig?.includeThoughts ? summaryText(answersResults ? undefined : question, seed) : undefined;
   const functions = functionsToCall(request, lastUserText(request), directives.toolCalls ?? 1);
   if (functions.length > 0) {
-    const generated = functions.map((declaration) => generateFunctionCall(declaration, seed));
+    const generated = functions.map((declaration) => generateFunctionCall(declaration, seed, stripDirectives(lastUserText(request))));
     // Arguments streamed in pieces can only hold what a piece can carry; the call (and its signature) is what is streamed.
     const calls = directives.streamArgs ? generated.map((call) => ({ ...call, args: streamableArguments(call.args) })) : generated;
     return { thoughtSummary, thoughtsTokens, text: '', functionCalls: thinking ? signFirst(calls) : calls, finishReason: 'STOP' };
   }
-  const words = generateWords(seed, directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD));
-  const prose = last.parts.some((part) => part.functionResponse) ? mentionFunctionOutput(last, words) : words;
-  const visible = fitToLimit(formatText(config, prose, seed), limit === undefined ? undefined : limit - thoughtsTokens);
+  const wordCount = directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD);
+  const words = answerText({ question: answersResults ? undefined : question, model, seed, wordCount });
+  const prose = answersResults ? mentionFunctionOutput(last, words) : words;
+  const visible = fitToLimit(formatText(config, prose, seed, question), limit === undefined ? undefined : limit - thoughtsTokens);
   return { thoughtSummary, thoughtsTokens, functionCalls: [], ...visible };
 }
 
@@ -75,9 +78,9 @@ function signFirst(calls: GeneratedFunctionCall[]): SignedFunctionCall[] {
 }
 
 /** A summary in the shape Gemini writes them: a bold heading, then a paragraph. */
-function summaryText(seed: number): string {
-  const heading = generatePhrase(seed, 3);
-  return `**${heading.charAt(0).toUpperCase()}${heading.slice(1)}**\n\n${generateWords(seed ^ 0x9e3779b9, SUMMARY_WORDS)}`;
+function summaryText(question: string | undefined, seed: number): string {
+  const heading = question === undefined ? 'Reading the function results' : 'Considering the question';
+  return `**${heading}**\n\n${thinkingText({ question, seed: seed ^ 0x9e3779b9, wordCount: SUMMARY_WORDS })}`;
 }
 
 function mentionFunctionOutput(content: GeminiContent, prose: string): string {
@@ -86,10 +89,10 @@ function mentionFunctionOutput(content: GeminiContent, prose: string): string {
 }
 
 /** JSON mode fills in the given schema (JSON Schema or Gemini's OpenAPI subset), not just any JSON. */
-function formatText(config: GenerationConfig | undefined, prose: string, seed: number): string {
+function formatText(config: GenerationConfig | undefined, prose: string, seed: number, prompt: string): string {
   if (config?.responseMimeType !== 'application/json') return prose;
   const schema = config.responseJsonSchema ?? (config.responseSchema === undefined ? undefined : openApiToJsonSchema(config.responseSchema));
-  return JSON.stringify(schema === undefined ? { answer: prose } : sampleJsonSchema(schema, seededRandom(seed)));
+  return JSON.stringify(schema === undefined ? { answer: prose } : sampleJsonSchema(schema, seededRandom(seed), prompt));
 }
 
 /** Cut mid-word at the limit, as a real model is. */

@@ -27,9 +27,10 @@ export function functionsToCall(request: GenerateContentRequest, userText: strin
   return [chosen, ...candidates.filter((declaration) => declaration !== chosen)].slice(0, count);
 }
 
-export function generateFunctionCall(declaration: FunctionDeclaration, seed: number): GeneratedFunctionCall {
+/** `prompt` is what the user wrote, directives removed: arguments such as a query or a city may come from it. */
+export function generateFunctionCall(declaration: FunctionDeclaration, seed: number, prompt: string): GeneratedFunctionCall {
   const schema = declaration.parametersJsonSchema ?? openApiToJsonSchema(declaration.parameters);
-  const args = schema === undefined ? {} : sampleJsonSchema(schema, seededRandom(hashString(declaration.name, seed)));
+  const args = schema === undefined ? {} : sampleJsonSchema(schema, seededRandom(hashString(declaration.name, seed)), prompt);
   return { name: declaration.name, args: isObject(args) ? args : {} };
 }
 

@@ -1,6 +1,6 @@
+import { answerText } from '../answer-text';
 import { hashString } from '../deterministic-random';
 import { type Directives, stripDirectives } from '../directives';
-import { generateWords } from '../generated-text';
 import { type EnumChoice, structuredOutput } from '../structured-output';
 import { enumToken } from '../structured-text';
 import { countTextTokens, truncateToTokens } from '../token-count';
@@ -41,12 +41,13 @@ export function buildChatAnswer(request: ChatRequest, directives: Directives): C
   const plannedReasoning = reasoningTokensFor(request);
   const tools = last.role === 'user' && request.tool_choice !== 'none' ? toolsToCall(request, messageText(last), directives.toolCalls ?? 1) : [];
   if (tools.length > 0) {
-    const toolCalls = tools.map((tool) => generateToolCall(tool, seed));
+    const toolCalls = tools.map((tool) => generateToolCall(tool, seed, prompt));
     return { kind: 'tool_calls', toolCalls, finishReason: 'tool_calls', reasoningTokens: plannedReasoning };
   }
   const wordCount = directives.words ?? MIN_DEFAULT_WORDS + (seed % DEFAULT_WORDS_SPREAD);
-  const words = generateWords(seed, wordCount);
-  const prose = last.role === 'tool' ? mentionToolOutput(messageText(last), words) : words;
+  const toolOutput = last.role === 'tool';
+  const words = answerText({ question: toolOutput ? undefined : prompt, model: request.model, seed, wordCount });
+  const prose = toolOutput ? mentionToolOutput(messageText(last), words) : words;
   return fitToTokenLimit(formatContent(request, directives, prose, prompt, seed), plannedReasoning, completionTokenLimit(request));
 }
 

@@ -1,6 +1,5 @@
 import { type Random, hashString, seededRandom } from '../deterministic-random';
 import type { Directives } from '../directives';
-import { VOCABULARY } from '../generated-text';
 import type { EnumChoice } from '../structured-output';
 import { enumToken } from '../structured-text';
 import { splitIntoTokens } from '../text-tokens';
@@ -96,6 +95,12 @@ function ordinaryTokens(text: string, topCount: number, random: Random): TokenLo
   });
 }
 
+/** Words a model might have written instead; more than the 20 alternatives `top_logprobs` can ask for. */
+const ALTERNATIVE_WORDS = [
+  'the', 'a', 'this', 'that', 'it', 'and', 'with', 'for', 'from', 'about', 'answer', 'model', 'request', 'result', 'value',
+  'simple', 'short', 'clear', 'useful', 'is', 'was', 'can', 'will', 'gives', 'keeps', 'here', 'there', 'each', 'some', 'one',
+];
+
 /**
  * `count` other tokens sharing part of what the chosen one leaves (`rest`,
  * the chance it was not chosen), each less likely than the one before:
@@ -104,8 +109,8 @@ function ordinaryTokens(text: string, topCount: number, random: Random): TokenLo
 function madeUpAlternatives(token: string, rest: number, count: number, random: Random): TopLogprob[] {
   if (count <= 0) return [];
   const space = /^\s/.test(token) ? ' ' : '';
-  const start = Math.floor(random() * VOCABULARY.length);
-  const candidates = [...VOCABULARY.slice(start), ...VOCABULARY.slice(0, start)].map((word) => space + word);
+  const start = Math.floor(random() * ALTERNATIVE_WORDS.length);
+  const candidates = [...ALTERNATIVE_WORDS.slice(start), ...ALTERNATIVE_WORDS.slice(0, start)].map((word) => space + word);
   const words = [...new Set(candidates)].filter((word) => word !== token).slice(0, count);
   const probabilities = words.map((_, index) => rest * (0.05 + random() * 0.45) * 0.5 ** index).sort((a, b) => b - a);
   return words.map((word, index) => tokenLogprob(word, Math.log(probabilities[index] as number)));

@@ -57,7 +57,8 @@ function chooseTool(request: ChatRequest, tools: FunctionTool[], userText: strin
   return tools.find((tool) => userText.includes(tool.name.toLowerCase())) ?? tools[0];
 }
 
-export function generateToolCall(tool: FunctionTool, seed: number): GeneratedToolCall {
-  const args = tool.parameters === undefined ? {} : sampleJsonSchema(tool.parameters, seededRandom(hashString(tool.name, seed)));
+/** `prompt` is what the user wrote, directives removed: arguments such as a query or a city may come from it. */
+export function generateToolCall(tool: FunctionTool, seed: number, prompt: string): GeneratedToolCall {
+  const args = tool.parameters === undefined ? {} : sampleJsonSchema(tool.parameters, seededRandom(hashString(tool.name, seed)), prompt);
   return { id: randomAlphanumericId('call_', 24), name: tool.name, arguments: JSON.stringify(args) };
 }

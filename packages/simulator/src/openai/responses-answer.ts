@@ -1,8 +1,9 @@
+import { thinkingText } from '../answer-text';
 import { hashString } from '../deterministic-random';
-import type { Directives } from '../directives';
-import { generateWords } from '../generated-text';
+import { type Directives, stripDirectives } from '../directives';
 import { randomHexId } from '../ids';
 import { type ChatAnswer, buildChatAnswer } from './chat-answer';
+import { lastMessage, messageText } from './chat-request';
 import { isReasoningModel } from './reasoning-models';
 import { answeringChatRequest } from './responses-as-chat';
 import type { ResponsesRequest } from './responses-request';
@@ -67,9 +68,11 @@ const FERNET_PREFIX = 'gAAAAAB';
 const OPENAI_ITEM_ID_DIGITS = 50;
 
 export function buildResponsesAnswer(request: ResponsesRequest, directives: Directives): ResponsesAnswer {
-  const chat = buildChatAnswer(answeringChatRequest(request), directives);
+  const chatRequest = answeringChatRequest(request);
+  const chat = buildChatAnswer(chatRequest, directives);
   const output: OutputItem[] = [];
-  if (isReasoningModel(request.model)) output.push(reasoningItem(request, chat));
+  const last = lastMessage(chatRequest);
+  if (isReasoningModel(request.model)) output.push(reasoningItem(request, chat, last.role === 'user' ? stripDirectives(messageText(last)) : undefined));
   if (chat.kind === 'tool_calls') {
     output.push(...chat.toolCalls.map((call): FunctionCallOutput => ({ id: itemId('fc_'), type: 'function_call', status: 'completed', arguments: call.arguments, call_id: call.id, name: call.name })));
     return { output, status: 'completed', chat };
@@ -86,17 +89,17 @@ export function itemId(prefix: string): string {
   return randomHexId(prefix, OPENAI_ITEM_ID_DIGITS);
 }
 
-function reasoningItem(request: ResponsesRequest, chat: ChatAnswer): ReasoningOutput {
-  const summaryText = request.reasoning?.summary ? reasoningSummary(chat) : undefined;
+function reasoningItem(request: ResponsesRequest, chat: ChatAnswer, question: string | undefined): ReasoningOutput {
+  const summaryText = request.reasoning?.summary ? reasoningSummary(chat, question) : undefined;
   const summary = summaryText === undefined ? [] : [{ type: 'summary_text' as const, text: summaryText }];
   const sealed = request.include?.includes(ENCRYPTED_CONTENT_INCLUDE) ? { encrypted_content: sealReasoning(chat, summaryText ?? '') } : {};
   return { id: itemId('rs_'), type: 'reasoning', ...sealed, summary };
 }
 
 /** A short, deterministic account of the thinking, titled in bold as OpenAI's summaries are. */
-function reasoningSummary(chat: ChatAnswer): string {
+function reasoningSummary(chat: ChatAnswer, question: string | undefined): string {
   const plan = chat.kind === 'tool_calls' ? `Calling ${chat.toolCalls.map((call) => call.name).join(' and ')}` : 'Planning the answer';
-  return `**${plan}**\n\n${generateWords(hashString(answerFingerprint(chat)), SUMMARY_WORDS)}`;
+  return `**${plan}**\n\n${thinkingText({ question, seed: hashString(answerFingerprint(chat)), wordCount: SUMMARY_WORDS })}`;
 }
 
 /**

@@ -18,8 +18,8 @@ export interface FakePage {
 const BODY_PARAGRAPH_WORDS = 70;
 
 export function fakePage(title: string, topic: string, seed: number): FakePage {
-  const summary = `${capitalize(topic)}: ${generateWords(seed, 22)}`;
-  const paragraphs = [generateWords(seed + 1, BODY_PARAGRAPH_WORDS), generateWords(seed + 2, BODY_PARAGRAPH_WORDS)];
+  const summary = `${capitalize(topic)}: ${generateWords(seed, 22, 'page')}`;
+  const paragraphs = [generateWords(seed + 1, BODY_PARAGRAPH_WORDS, 'page'), generateWords(seed + 2, BODY_PARAGRAPH_WORDS, 'page')];
   return {
     title,
     summary,

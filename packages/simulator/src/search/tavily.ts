@@ -151,7 +151,7 @@ function publishedWindow(request: TavilySearchRequest, now: Date): PublishedWind
 
 /** The answer Tavily writes from its results: a few sentences, more when `advanced`. */
 function tavilyAnswer(topic: string, advanced: boolean): string {
-  return `${capitalize(topic)}: ${generateWords(hashString(`answer\n${topic.toLowerCase()}`), advanced ? 90 : 35)}`;
+  return `${capitalize(topic)}: ${generateWords(hashString(`answer\n${topic.toLowerCase()}`), advanced ? 90 : 35, 'page')}`;
 }
 
 function tavilyImages(results: readonly FakeResult[], withDescriptions: boolean): unknown[] {

@@ -71,6 +71,8 @@ export class McpUpstream {
       if (deadline.expired) throw new UpstreamError(`MCP server "${server.name}" did not answer within ${server.timeoutMs} ms`, { status: 0, retryable: false, cause: 'timeout' });
       if (err instanceof ForbiddenAddressError) throw new UpstreamError(`MCP server "${server.name}" is not reachable: ${err.message} (declare it private to allow that)`, { status: 0, retryable: false, cause: 'connect' });
       if (err instanceof StaleCredentials) throw new UpstreamError(`MCP server "${server.name}" refused the gateway's credentials`, { status: 502, retryable: false, cause: 'credential_refused' });
+      // The HTTP client's own words ("the upstream could not be reached: ..."), with the server named.
+      if (err instanceof UpstreamError && !err.message.startsWith('MCP server')) throw new UpstreamError(`MCP server "${server.name}": ${err.message}`, err.details);
       throw err;
     } finally {
       deadline.clear();

@@ -6,6 +6,7 @@ import { UpstreamError } from '../upstream-error';
 import { ClientCredentialsTokens } from './client-credentials-tokens';
 import { readAnswer } from './mcp-answer';
 import { McpServerError } from './mcp-server-error';
+import { McpServerHealth } from './mcp-server-health';
 import { initializeResultSchema, type InitializeResult } from './mcp-wire';
 import type { ResolvedMcpServer } from './resolved-mcp-server';
 
@@ -43,7 +44,11 @@ export class McpUpstream {
   private readonly sessions = new Map<string, Promise<UpstreamSession>>();
   private nextId = 1;
 
-  constructor(private readonly tokens = new ClientCredentialsTokens()) {}
+  constructor(
+    private readonly tokens = new ClientCredentialsTokens(),
+    /** Each server's last success and failure on this instance, as the admin API lists them. */
+    readonly health = new McpServerHealth(),
+  ) {}
 
   /** What the server said it offers (tools, resources, prompts), opening its session if needed. */
   async capabilities(server: ResolvedMcpServer, scope: McpCallScope): Promise<UpstreamSession['capabilities']> {
@@ -63,20 +68,30 @@ export class McpUpstream {
     });
   }
 
+  /** Runs `work` within the server's time limit, words its failure with the server named, and notes how the server did. */
   private async bounded<T>(server: ResolvedMcpServer, scope: McpCallScope, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const deadline = new Deadline(server.timeoutMs, [scope.signal]);
     try {
-      return await work(deadline.signal);
+      const result = await work(deadline.signal);
+      this.health.succeeded(server.name);
+      return result;
     } catch (err) {
-      if (deadline.expired) throw new UpstreamError(`MCP server "${server.name}" did not answer within ${server.timeoutMs} ms`, { status: 0, retryable: false, cause: 'timeout' });
-      if (err instanceof ForbiddenAddressError) throw new UpstreamError(`MCP server "${server.name}" is not reachable: ${err.message} (declare it private to allow that)`, { status: 0, retryable: false, cause: 'connect' });
-      if (err instanceof StaleCredentials) throw new UpstreamError(`MCP server "${server.name}" refused the gateway's credentials`, { status: 502, retryable: false, cause: 'credential_refused' });
-      // The HTTP client's own words ("the upstream could not be reached: ..."), with the server named.
-      if (err instanceof UpstreamError && !err.message.startsWith('MCP server')) throw new UpstreamError(`MCP server "${server.name}": ${err.message}`, err.details);
-      throw err;
+      const told = this.told(server, err, deadline.expired);
+      if (told instanceof McpServerError) this.health.succeeded(server.name);
+      else if (!scope.signal.aborted) this.health.failed(server.name, (told as Error).message);
+      throw told;
     } finally {
       deadline.clear();
     }
+  }
+
+  private told(server: ResolvedMcpServer, err: unknown, expired: boolean): unknown {
+    if (expired) return new UpstreamError(`MCP server "${server.name}" did not answer within ${server.timeoutMs} ms`, { status: 0, retryable: false, cause: 'timeout' });
+    if (err instanceof ForbiddenAddressError) return new UpstreamError(`MCP server "${server.name}" is not reachable: ${err.message} (declare it private to allow that)`, { status: 0, retryable: false, cause: 'connect' });
+    if (err instanceof StaleCredentials) return new UpstreamError(`MCP server "${server.name}" refused the gateway's credentials`, { status: 502, retryable: false, cause: 'credential_refused' });
+    // The HTTP client's own words ("the upstream could not be reached: ..."), with the server named.
+    if (err instanceof UpstreamError && !err.message.startsWith('MCP server')) return new UpstreamError(`MCP server "${server.name}": ${err.message}`, err.details);
+    return err;
   }
 
   private session(server: ResolvedMcpServer, signal: AbortSignal, span: Span | undefined): Promise<UpstreamSession> {

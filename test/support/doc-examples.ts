@@ -286,29 +286,36 @@ export function docExamples({ page, gateway, key, python }: DocExamplesOptions):
 /**
  * One test file's walk through documentation pages: one gateway (decisions
  * and question generation on, video polling in milliseconds) with a key of
- * its own, and each page's blocks run in order as tests of their own.
+ * its own for the whole file, and each page's blocks run in the page's order
+ * as tests of their own.
  */
 export function describeDocExamples(pages: string[]): void {
   const python = pythonAvailable();
+  let t: TestGateway;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway({
+      database: TEST_DATABASES.includes('postgres') ? 'postgres' : 'pglite',
+      config: fastVideoConfig(),
+      env: { GATEWAY_DECISIONS_ENABLED: 'true', GATEWAY_DECISIONS_QUESTION_GENERATION: 'true' },
+    });
+    key = await t.createKey({ name: 'docs' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
   describe.each(pages)('the examples of %s', (page) => {
-    let t: TestGateway;
     let examples: DocExamples;
     const blocks = codeBlocks(readFileSync(path.join(root, page), 'utf8'));
-
-    beforeAll(async () => {
-      t = await startTestGateway({
-        database: TEST_DATABASES.includes('postgres') ? 'postgres' : 'pglite',
-        config: fastVideoConfig(),
-        env: { GATEWAY_DECISIONS_ENABLED: 'true', GATEWAY_DECISIONS_QUESTION_GENERATION: 'true' },
-      });
-      examples = docExamples({ page, gateway: t, key: await t.createKey({ name: 'docs' }), python });
+    beforeAll(() => {
+      examples = docExamples({ page, gateway: t, key, python });
     });
-    afterAll(async () => {
-      examples?.close();
-      await t?.close();
-    });
+    afterAll(() => examples?.close());
 
-    it.each(blocks.map((block) => [`${block.language || 'text'} block on line ${block.line} (${block.heading})`, block] as const))('%s', async (_name, block) => {
+    if (!blocks.length) it('shows no code', () => expect(blocks).toEqual([]));
+    else it.each(blocks.map((block) => [`${block.language || 'text'} block on line ${block.line} (${block.heading})`, block] as const))('%s', async (_name, block) => {
       await examples.run(block);
     });
   });

@@ -36,11 +36,41 @@ export function codeBlocks(markdown: string, language?: string): CodeBlock[] {
   return language === undefined ? blocks : blocks.filter((b) => b.language === language);
 }
 
-/** A shell block's commands: continuation lines joined, blank lines and comment lines left out, trailing comments kept off. */
+/**
+ * A shell block's commands, as a shell reads them: continuation lines
+ * joined, a quoted string that spans lines kept whole, comment lines left
+ * out, and a trailing comment (after two spaces) kept off.
+ */
 export function shellCommands(block: string): string[] {
-  return block
-    .replace(/\\\n\s*/g, '')
-    .split('\n')
-    .map((line) => line.replace(/\s{2,}#.*$/, '').trim())
-    .filter((line) => line && !line.startsWith('#'));
+  const commands: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  const end = () => {
+    const command = current.trim();
+    if (command) commands.push(command);
+    current = '';
+  };
+  for (let i = 0; i < block.length; i++) {
+    const c = block[i];
+    if (!quote && c === '\\' && block[i + 1] === '\n') {
+      i++;
+      while (block[i + 1] === ' ') i++;
+      current += ' ';
+      continue;
+    }
+    if (!quote && c === '\n') {
+      end();
+      continue;
+    }
+    if (!quote && c === '#' && (current.trim() === '' || /\s{2}$/.test(current))) {
+      // A comment, to the end of its line.
+      while (i + 1 < block.length && block[i + 1] !== '\n') i++;
+      continue;
+    }
+    if (!quote && (c === "'" || c === '"')) quote = c;
+    else if (quote === c) quote = undefined;
+    current += c;
+  }
+  end();
+  return commands;
 }

@@ -118,6 +118,7 @@ export class UsageTicket {
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
       holdId: this.heldBy.hold?.id ?? null,
+      leaseShare: this.heldBy.hold?.lease,
       search: s.search,
       decision: s.decision,
       span: this.span,

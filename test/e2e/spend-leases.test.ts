@@ -117,6 +117,42 @@ describe.each(TEST_DATABASES)('spend leases on one instance (%s)', (database) =>
     expect((await c.admin('/api/admin/refunds', 'POST', { request_id: refunded.request_id })).body.error.code).toBe('nothing_to_refund');
     expect((await c.admin(`/api/admin/reconcile?account_id=${account}`)).body.ok).toBe(true);
   });
+
+  it('keeps every invariant after a load held in leases with upstream errors, cut streams and clients that leave', async () => {
+    const { account, key, keyId } = await c.newAccountKey('lease-faults');
+    await c.admin(`/api/admin/accounts/${account}/wallet/top-ups`, 'POST', { amount_microusd: 50_000_000 });
+    await c.admin(`/api/admin/accounts/${account}/budgets`, 'POST', { scope: 'key', scope_id: keyId, period: 'daily', limit_microusd: 40_000_000 });
+    const send = (content: string, stream: boolean, abortAfterMs?: number) => {
+      const controller = new AbortController();
+      if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterMs);
+      return fetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST', signal: controller.signal,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content }], max_tokens: 300, stream }),
+      }).then((res) => res.text()).catch(() => 'aborted');
+    };
+    const kinds = [
+      (i: number) => send(`Plain ${i}`, false),
+      (i: number) => send(`Streamed ${i}`, true),
+      (i: number) => send(`Fails ${i} [sim status=500]`, false),
+      (i: number) => send(`Overloaded ${i} [sim status=529]`, true),
+      (i: number) => send(`Cut ${i} [sim words=200 pace=2 cut_after=3]`, true),
+      (i: number) => send(`Leaves ${i} [sim words=300 pace=5]`, true, 60),
+      (i: number) => send(`Slow ${i} [sim latency=400]`, false, 100),
+    ];
+    await Promise.all(Array.from({ length: 70 }, (_, i) => kinds[i % kinds.length]!(i)));
+    const report = await c.reconciledWithoutLeases(account);
+    expect(report.checks.filter((x: { ok: boolean }) => !x.ok)).toEqual([]);
+    expect(report.open_holds.count).toBe(0);
+    const entries = await c.ledger(account);
+    const { leases, returns, charges } = leaseFigures(entries);
+    expect(leases.length).toBeGreaterThan(0);
+    expect(returns).toHaveLength(leases.length);
+    // The first calls of the burst hold one by one (the caller is not hot yet), the rest inside leases.
+    expect(charges.length).toBeGreaterThan(0);
+    expect(charges.length + entries.filter((e) => e.kind === 'settle').length).toBeGreaterThanOrEqual(20);
+    expect((await c.admin(`/api/admin/accounts/${account}/wallet`)).body.held_microusd).toBe(0);
+  });
 });
 
 /**

@@ -6,7 +6,7 @@ import { onCleanup, runCleanups } from './cleanup';
 import { abortAllLoad, createTarget, runLoad, type LoadResult, type RequestSpec, type Target } from './load';
 import { createBenchDatabase, withClient } from './postgres';
 import { killAllChildren, startGatewayProcess, startSimulatorProcess, type GatewayProcess } from './processes';
-import { NoiseMeter, pidsNamed, type NoiseSample } from './proc-stats';
+import { GroupCpuMeter, NoiseMeter, pidsNamed, type NoiseSample } from './proc-stats';
 import { progress } from './progress';
 import { median, round } from './stats';
 import { simulatorProviderEnv } from './upstream';
@@ -107,22 +107,35 @@ interface Window {
   failures: number;
   rate: number;
   okRate: number;
+  /** CPU milliseconds per request of the gateway instances together, and of PostgreSQL. */
+  gatewayCpuMs: number;
+  postgresCpuMs: number;
   noise: NoiseSample;
 }
 
-async function window(label: string, load: Target[], settings: Settings, pids: () => number[], during?: (elapsedMs: () => number) => Promise<void>): Promise<Window> {
-  const noise = new NoiseMeter(pids);
+interface Pids {
+  all: () => number[];
+  gateways: () => number[];
+}
+
+async function window(label: string, load: Target[], settings: Settings, pids: Pids, during?: (elapsedMs: () => number) => Promise<void>): Promise<Window> {
+  const noise = new NoiseMeter(pids.all);
+  const gatewayCpu = new GroupCpuMeter(pids.gateways);
+  const postgresCpu = new GroupCpuMeter(() => pidsNamed('postgres'));
   const started = performance.now();
   const [result] = await Promise.all([
     runLoad({ targets: load, connections: settings.connections, durationMs: settings.seconds * 1000, request: CHAT }),
     during?.(() => performance.now() - started),
   ]);
-  const w = summarise(result, noise.stop());
-  progress(`${label}: ${w.requests} requests (${w.ok} ok) in ${result.elapsedS.toFixed(1)} s = ${w.rate.toFixed(0)}/s; other load ${share(w.noise)}`);
+  const w = { ...summarise(result, noise.stop()), gatewayCpuMs: 0, postgresCpuMs: 0 };
+  w.gatewayCpuMs = gatewayCpu.elapsedMs() / Math.max(1, w.requests);
+  w.postgresCpuMs = postgresCpu.elapsedMs() / Math.max(1, w.requests);
+  progress(`${label}: ${w.requests} requests (${w.ok} ok) in ${result.elapsedS.toFixed(1)} s = ${w.rate.toFixed(0)}/s; ` +
+    `CPU per request: gateways ${w.gatewayCpuMs.toFixed(3)} ms, PostgreSQL ${w.postgresCpuMs.toFixed(3)} ms; other load ${share(w.noise)}`);
   return w;
 }
 
-function summarise(result: LoadResult, noise: NoiseSample): Window {
+function summarise(result: LoadResult, noise: NoiseSample): Omit<Window, 'gatewayCpuMs' | 'postgresCpuMs'> {
   let requests = 0;
   let ok = 0;
   let failures = 0;
@@ -215,7 +228,10 @@ async function main(): Promise<void> {
   // One at a time: the first applies the migrations.
   const gateways: GatewayProcess[] = [await start(1)];
   gateways.push(...(await Promise.all(Array.from({ length: settings.instances - 1 }, (_, i) => start(i + 2)))));
-  const pids = () => [...gateways.map((g) => g.handle.pid), simulator.handle.pid, process.pid, ...pidsNamed('postgres')];
+  const pids: Pids = {
+    all: () => [...gateways.map((g) => g.handle.pid), simulator.handle.pid, process.pid, ...pidsNamed('postgres')],
+    gateways: () => gateways.map((g) => g.handle.pid),
+  };
   const first = gateways[0]!;
 
   // 1. Throughput, no wallet against spend control with leases.
@@ -279,7 +295,11 @@ async function main(): Promise<void> {
       no_wallet_rps: round(plainRate, 0),
       spend_control_rps: round(leasedRate, 0),
       ratio: round(ratio, 3),
-      pairs: pairs.map((x) => ({ no_wallet_rps: round(x.plain.rate, 0), spend_control_rps: round(x.leased.rate, 0) })),
+      pairs: pairs.map((x) => ({
+        no_wallet_rps: round(x.plain.rate, 0), spend_control_rps: round(x.leased.rate, 0),
+        no_wallet_cpu_ms: { gateways: round(x.plain.gatewayCpuMs, 3), postgres: round(x.plain.postgresCpuMs, 3) },
+        spend_control_cpu_ms: { gateways: round(x.leased.gatewayCpuMs, 3), postgres: round(x.leased.postgresCpuMs, 3) },
+      })),
       spend: throughputSpend,
     },
     exhaustion: { rps: round(exhaustWindow.rate, 0), ok: exhaustWindow.ok, refused: exhaustWindow.non2xx['402'] ?? 0, spend: exhaustSpend },

@@ -79,16 +79,22 @@ const CHECKS: Check[] = [
     description:
       "Every budget's spent and held amounts per period equal the sums of the ledger entries of the holds and leases counted against it " +
       '(an open lease holds its whole grant; its charges count as spent once it is returned).',
-    sql: `WITH "counted" AS (
-            SELECT c->>0 AS "budget_id", (c->>1)::timestamptz AS "period_start", h."id" AS "hold_id", h."kind", -h."amount_microusd" AS "held",
-              EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release', 'lease_return')) AS "ended"
-            FROM "ledger_entries" h, jsonb_array_elements(h."budgets") AS c
+    sql: `WITH "follow" AS (
+            -- Per hold or lease, in one pass over the account's ledger: whether it ended, and what was charged under it (charges and refunds apart).
+            SELECT e."hold_id", bool_or(e."kind" IN ('settle', 'release', 'lease_return')) AS "ended",
+              coalesce(sum(e."charged_microusd") FILTER (WHERE e."kind" IN ('settle', 'refund')), 0) AS "settled",
+              coalesce(sum(e."charged_microusd") FILTER (WHERE e."kind" = 'charge'), 0) AS "charged"
+            FROM "ledger_entries" e WHERE e."hold_id" IS NOT NULL AND ($1::text IS NULL OR e."account_id" = $1) GROUP BY e."hold_id"
+          ), "counted" AS (
+            SELECT c->>0 AS "budget_id", (c->>1)::timestamptz AS "period_start", h."kind", -h."amount_microusd" AS "held",
+              coalesce(f."ended", FALSE) AS "ended", coalesce(f."settled", 0) AS "settled", coalesce(f."charged", 0) AS "charged"
+            FROM "ledger_entries" h CROSS JOIN jsonb_array_elements(h."budgets") AS c LEFT JOIN "follow" f ON f."hold_id" = h."id"
             WHERE h."kind" IN ('hold', 'lease') AND h."budgets" IS NOT NULL AND ($1::text IS NULL OR h."account_id" = $1)
           ), "sums" AS (
+            -- An open lease holds its whole grant; its charges count as spent once it is returned.
             SELECT k."budget_id", k."period_start",
               sum(CASE WHEN k."ended" THEN 0 ELSE k."held" END) AS "held",
-              coalesce(sum((SELECT sum(e."charged_microusd") FROM "ledger_entries" e WHERE e."hold_id" = k."hold_id"
-                AND (e."kind" IN ('settle', 'refund') OR (e."kind" = 'charge' AND (k."kind" = 'hold' OR k."ended"))))), 0) AS "spent"
+              sum(k."settled" + CASE WHEN k."kind" = 'hold' OR k."ended" THEN k."charged" ELSE 0 END) AS "spent"
             FROM "counted" k GROUP BY k."budget_id", k."period_start"
           )
           SELECT u."budget_id", u."period_start", u."spent_microusd"::text AS "spent_microusd", coalesce(s."spent", 0)::text AS "ledger_spent_microusd",

@@ -34,8 +34,6 @@ CREATE INDEX "spend_leases_open_idx" ON "spend_leases"("account_id") WHERE "ende
 CREATE INDEX "spend_leases_expiry_idx" ON "spend_leases"("expires_at") WHERE "ended_at" IS NULL;
 -- A lease is given back at most once.
 CREATE UNIQUE INDEX "ledger_entries_lease_return_key" ON "ledger_entries"("hold_id") WHERE "kind" = 'lease_return';
--- The charges and refunds that follow a hold or a lease (reconcile sums them per hold).
-CREATE INDEX "ledger_entries_hold_charges_idx" ON "ledger_entries"("hold_id") WHERE "kind" IN ('charge', 'refund');
 
 -- Ends open leases: what was granted and not charged goes back to the
 -- wallet (one `lease_return` entry), the wallet's and the budgets' held
@@ -165,6 +163,7 @@ DECLARE
   r RECORD;
   written INT := 0;
   leased INT := 0;
+  open_leases BIGINT[];
   ended BIGINT;
   held BIGINT;
   charged BIGINT;
@@ -177,10 +176,11 @@ DECLARE
   slot TEXT;
 BEGIN
   -- Calls inside open leases: the leases locked first (in id order), as everywhere.
-  PERFORM 1 FROM "spend_leases" s
-  WHERE s."id" IN (SELECT (e->>'hold_id')::BIGINT FROM jsonb_array_elements(items) e) AND s."ended_at" IS NULL
-  ORDER BY s."id" FOR UPDATE;
-  IF FOUND THEN
+  SELECT coalesce(array_agg(l."id"), ARRAY[]::BIGINT[]) INTO open_leases FROM (
+    SELECT s."id" FROM "spend_leases" s
+    WHERE s."id" IN (SELECT (e->>'hold_id')::BIGINT FROM jsonb_array_elements(items) e) AND s."ended_at" IS NULL
+    ORDER BY s."id" FOR UPDATE) l;
+  IF cardinality(open_leases) > 0 THEN
     WITH "inside" AS (
       INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id")
       SELECT h."account_id", 'charge', 0, x."charged", x."hold_id", x."request_id", h."key_id", h."parent_key_id", h."project_id", h."member_id"
@@ -201,7 +201,8 @@ BEGIN
     SELECT x.*, h."kind" AS "hold_kind", h."account_id", h."amount_microusd" AS "hold_amount", h."budgets", h."key_id", h."parent_key_id", h."project_id", h."member_id"
     FROM jsonb_to_recordset(items) AS x("hold_id" BIGINT, "charged" BIGINT, "request_id" TEXT, "note" TEXT)
     JOIN "ledger_entries" h ON h."id" = x."hold_id" AND h."kind" IN ('hold', 'lease')
-    WHERE h."kind" = 'hold' OR (x."charged" > 0 AND EXISTS (SELECT 1 FROM "spend_leases" s WHERE s."id" = h."id" AND s."ended_at" IS NOT NULL))
+    WHERE x."hold_id" <> ALL(open_leases)
+      AND (h."kind" = 'hold' OR (x."charged" > 0 AND EXISTS (SELECT 1 FROM "spend_leases" s WHERE s."id" = h."id" AND s."ended_at" IS NOT NULL)))
     ORDER BY h."account_id", x."hold_id"
   LOOP
     IF current_account IS DISTINCT FROM r."account_id" THEN

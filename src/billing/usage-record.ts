@@ -3,7 +3,7 @@ import type { Principal } from '../keys/principal';
 import { billDimensions } from './line-items';
 import type { PriceTable } from './price-table';
 import type { UsageDimension } from './usage-dimensions';
-import type { DecisionStage, SearchUsage } from './usage-record-columns';
+import type { DecisionStage, McpToolCall, SearchUsage } from './usage-record-columns';
 import type { LeaseShare } from './spend-hold';
 
 export type MeasurementSource = 'provider' | 'local_estimate' | 'unavailable';
@@ -58,6 +58,8 @@ export interface UsageRecordInput {
   search?: SearchUsage;
   /** A decision request's stage. */
   decision?: DecisionStage;
+  /** An MCP tool call: the server, the tool and its outcome. */
+  mcp?: McpToolCall;
   /** The request's trace span (traces on): the record's figures are set on it. */
   span?: Span;
 }
@@ -94,6 +96,7 @@ export interface UsageRecordRow {
   /** Absent on rows spooled before searches were recorded. */
   search?: SearchUsage | null;
   decision?: DecisionStage | null;
+  mcp?: McpToolCall | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -131,6 +134,7 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     parentKeyId: input.principal.parentKeyId,
     search: input.search ?? null,
     decision: input.decision ?? null,
+    mcp: input.mcp ?? null,
   };
 }
 

@@ -42,6 +42,10 @@ const envSchema = z.object({
   /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
   GATEWAY_OPS_PORT: z.literal('').transform(() => undefined).or(z.coerce.number().int().nonnegative().optional()),
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
+  /** The gateway's address as its clients reach it (`https://gateway.example.com`), for the MCP resource metadata; unset: read from each request's Host. */
+  GATEWAY_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
+  /** Web origins (`https://app.example.com`, comma-separated) whose pages may call `/mcp`, beside the gateway's own. */
+  GATEWAY_MCP_ALLOWED_ORIGINS: z.string().default('').transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '').toLowerCase()).filter(Boolean)),
   /** Without GATEWAY_OPS_PORT: the bearer token /metrics on the public port asks for (the admin token is taken too). */
   GATEWAY_METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   /** PostgreSQL: how often an instance looks for a catalog revision another instance stored (0: never). */

@@ -29,6 +29,9 @@ import { livenessRouter, opsRouter, type HealthChecks } from '../observability/h
 import { responsesRoute } from '../responses/responses-router';
 import { storedResponsesRouter } from '../responses/stored-responses-router';
 import { searchRoute } from '../search/search-router';
+import { mcpRoute } from '../mcp/mcp-router';
+import { protectedResourceMetadataRouter } from '../mcp/protected-resource-metadata';
+import { ModelCallGate } from '../model-call/model-call-gate';
 import { spendTotalsRouter } from '../usage/spend-totals-router';
 import { usageRouter } from '../usage/usage-router';
 import { videosRouter } from '../videos/videos-router';
@@ -101,6 +104,7 @@ export function mountDoors(s: GatewayServices, plumbing: DoorPlumbing): { listen
     openaiRestDoor(s, parts),
     geminiDoor(s, parts),
     messagesDoor(s, parts),
+    mcpDoor(s, parts),
     graphqlDoor(s, parts),
     adminGraphqlDoor(s, parts),
   ];
@@ -166,6 +170,15 @@ function geminiDoor(s: GatewayServices, { calls }: DoorParts): Door {
 /** Anthropic's Messages API (/v1/messages, /v1/messages/count_tokens) for every chat model, in Anthropic's shapes. */
 function messagesDoor(s: GatewayServices, { calls }: DoorParts): Door {
   return { direct: messagesRoutes(s.messages, calls) };
+}
+
+/** MCP's Streamable HTTP transport at /mcp (the operator's MCP servers' tools), and its protected resource metadata. */
+function mcpDoor(s: GatewayServices, { env, jsonBody, calls }: DoorParts): Door {
+  const publicUrl = env.GATEWAY_PUBLIC_URL;
+  return {
+    open: [protectedResourceMetadataRouter(publicUrl)],
+    direct: [mcpRoute(s.mcp, { gate: new ModelCallGate(calls), jsonBody, logger: s.logger, publicUrl, allowedOrigins: env.GATEWAY_MCP_ALLOWED_ORIGINS })],
+  };
 }
 
 /** /graphql over HTTP and graphql-ws, for API keys. */

@@ -52,6 +52,8 @@ import { ResponsesService } from '../responses/responses-service';
 import { MessagesService } from '../messages/messages-service';
 import { StoredResponses } from '../responses/stored-responses';
 import { SearchService } from '../search/search-service';
+import { McpService } from '../mcp/mcp-service';
+import { McpUpstream } from '../providers/mcp/mcp-upstream';
 import { SpendTotals } from '../usage/spend-totals';
 import { UsageQueries } from '../usage/usage-queries';
 import { VideoService } from '../videos/video-service';
@@ -105,6 +107,8 @@ export interface GatewayServices {
   embeddings: EmbeddingsService;
   generateContent: GenerateContentService;
   search: SearchService;
+  /** `/mcp`: the operator's MCP servers' tools, one list per key. */
+  mcp: McpService;
   decisions: DecisionService;
   videos: VideoService;
   videoTasks: VideoTaskStore;
@@ -213,6 +217,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     embeddings,
     generateContent: new GenerateContentService(catalog, chat, embeddings, routing),
     search: new SearchService(catalog, routing),
+    mcp: new McpService(catalog, new McpUpstream()),
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,
     usage: new UsageQueries(db.prisma),

@@ -107,7 +107,7 @@ interface Window {
   failures: number;
   rate: number;
   okRate: number;
-  /** CPU milliseconds per request of the gateway instances together, and of PostgreSQL. */
+  /** CPU milliseconds per request of the gateway instances together, and of the PostgreSQL backends serving them. */
   gatewayCpuMs: number;
   postgresCpuMs: number;
   noise: NoiseSample;
@@ -116,12 +116,15 @@ interface Window {
 interface Pids {
   all: () => number[];
   gateways: () => number[];
+  /** The PostgreSQL backends serving the run's database (others on the server are other people's load). */
+  database: () => Promise<number[]>;
 }
 
 async function window(label: string, load: Target[], settings: Settings, pids: Pids, during?: (elapsedMs: () => number) => Promise<void>): Promise<Window> {
   const noise = new NoiseMeter(pids.all);
   const gatewayCpu = new GroupCpuMeter(pids.gateways);
-  const postgresCpu = new GroupCpuMeter(() => pidsNamed('postgres'));
+  const backends = await pids.database();
+  const postgresCpu = new GroupCpuMeter(() => backends);
   const started = performance.now();
   const [result] = await Promise.all([
     runLoad({ targets: load, connections: settings.connections, durationMs: settings.seconds * 1000, request: CHAT }),
@@ -231,6 +234,8 @@ async function main(): Promise<void> {
   const pids: Pids = {
     all: () => [...gateways.map((g) => g.handle.pid), simulator.handle.pid, process.pid, ...pidsNamed('postgres')],
     gateways: () => gateways.map((g) => g.handle.pid),
+    database: () => withClient(database.url, async (c) =>
+      (await c.query<{ pid: number }>('SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "pid" <> pg_backend_pid()')).rows.map((r) => r.pid)),
   };
   const first = gateways[0]!;
 

@@ -39,7 +39,8 @@ const CHECKS: Check[] = [
           LEFT JOIN (SELECT "account_id", sum("amount_microusd") AS "total" FROM "ledger_entries" WHERE $1::text IS NULL OR "account_id" = $1 GROUP BY "account_id") l USING ("account_id")
           LEFT JOIN (SELECT h."account_id", sum(-h."amount_microusd") AS "open" FROM "ledger_entries" h
                      WHERE h."kind" IN ('hold', 'lease') AND ($1::text IS NULL OR h."account_id" = $1)
-                       AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release', 'lease_return'))
+                       AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release'))
+                       AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" = 'lease_return')
                      GROUP BY h."account_id") o USING ("account_id")
           WHERE ($1::text IS NULL OR w."account_id" = $1)
             AND (w."balance_microusd" <> coalesce(l."total", 0) OR w."held_microusd" <> coalesce(o."open", 0))`,

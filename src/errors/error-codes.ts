@@ -1,6 +1,6 @@
 /**
  * Every public `error.code` the gateway answers with, in one place: its HTTP
- * status, its envelope `type` and what it means. The README's error tables
+ * status, its envelope `type` and what it means. The error tables of docs/errors.md
  * list exactly these (a test holds the two together).
  *
  * Two codes stand for a family: `upstream_invalid_request` (400) and

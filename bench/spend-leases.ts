@@ -224,7 +224,6 @@ async function main(): Promise<void> {
     return {
       DATABASE_URL: database.url, REDIS_URL: settings.redisUrl, GATEWAY_DATA_DIR: dataDir, ...simulatorProviderEnv(simulator.url),
       GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', LOG_REQUESTS: 'false', GATEWAY_SPEND_LEASE_TTL_MS: String(settings.leaseTtlMs), GATEWAY_SPEND_LEASES: settings.leases,
-      GATEWAY_RATE_LIMIT_KEY_RPM: '100000000', GATEWAY_RATE_LIMIT_ACCOUNT_RPM: '100000000', GATEWAY_RATE_LIMIT_KEY_TPM: '100000000000', GATEWAY_RATE_LIMIT_ACCOUNT_TPM: '100000000000',
     };
   };
   const start = async (i: number) => {

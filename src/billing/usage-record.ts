@@ -4,6 +4,7 @@ import { billDimensions } from './line-items';
 import type { PriceTable } from './price-table';
 import type { UsageDimension } from './usage-dimensions';
 import type { DecisionStage, McpToolCall, SearchUsage } from './usage-record-columns';
+import type { LeaseShare } from './spend-hold';
 
 export type MeasurementSource = 'provider' | 'local_estimate' | 'unavailable';
 
@@ -51,6 +52,8 @@ export interface UsageRecordInput {
   heldForTask?: string;
   /** The ledger hold the record's charge ends (settles, or releases when nothing is charged). */
   holdId?: bigint | null;
+  /** The call's part of a lease, when its hold was taken from one: told the charge once the record is handed to the writer. */
+  leaseShare?: LeaseShare;
   /** A web search: its queries, units, backend and route receipt. */
   search?: SearchUsage;
   /** A decision request's stage. */

@@ -120,6 +120,7 @@ export class UsageTicket {
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
       holdId: this.heldBy.hold?.id ?? null,
+      leaseShare: this.heldBy.hold?.lease,
       search: s.search,
       decision: s.decision,
       mcp: s.mcp,

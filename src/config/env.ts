@@ -64,6 +64,10 @@ const envSchema = z.object({
   GATEWAY_FILE_DEREFERENCE_MAX_BYTES: z.coerce.number().int().min(64 * 1024 * 1024, 'must be at least 67108864 (64 MB): the files of one Responses call may add up to that').default(256 * 1024 * 1024),
   /** Spend control: an open hold older than this whose request wrote no usage record (its instance stopped) is released. */
   GATEWAY_HOLD_EXPIRY_MS: z.coerce.number().int().min(60_000, 'must be at least 60000: longer than any call may run').default(3_600_000),
+  /** Spend control: hot callers' holds are taken from leases of the account's wallet and budgets, in memory (`off`: every hold is one database round trip). */
+  GATEWAY_SPEND_LEASES: z.enum(['on', 'off']).default('on'),
+  /** Spend control: a lease's expiry, renewed while its instance lives; a dead instance's lease is given back this long after its last renewal. */
+  GATEWAY_SPEND_LEASE_TTL_MS: z.coerce.number().int().min(2_000, 'must be at least 2000: leases are renewed at half of it').default(30_000),
   /** How often this instance sweeps expired and deleted files (0: never). */
   GATEWAY_FILE_SWEEP_MS: intFromEnv(300_000),
   GATEWAY_S3_BUCKET: z.string().optional().or(z.literal('').transform(() => undefined)),

@@ -10,6 +10,9 @@ import { BudgetStore } from '../billing/budget-store';
 import { HoldPlacer } from '../billing/hold-placer';
 import { Ledger } from '../billing/ledger';
 import { SpendGuard } from '../billing/spend-guard';
+import { SpendLeases } from '../billing/spend-leases';
+import { SpendLeaseStore } from '../billing/spend-lease-store';
+import { DEFAULT_LEASE_SIZING } from '../billing/lease-sizing';
 import { UsageRecorder } from '../billing/usage-recorder';
 import { UsageSpool } from '../billing/usage-spool';
 import { UsageWriter } from '../billing/usage-writer';
@@ -86,6 +89,9 @@ export interface GatewayServices {
   writer: UsageWriter;
   recorder: UsageRecorder;
   ledger: Ledger;
+  /** The spend leases' rows (the sweep ends expired ones), and this instance's leases, given back at shutdown (null: leases off). */
+  leaseStore: SpendLeaseStore;
+  spendLeases: SpendLeases | null;
   /** The operator's API: keys, accounts with their projects and members, spend. */
   keyAdmin: KeyAdmin;
   accountAdmin: AccountAdmin;
@@ -149,7 +155,14 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   metrics.readSpoolDepthFrom(spool);
   const writer = new UsageWriter(db, spool, logger, metrics);
   await writer.replaySpool();
-  const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger);
+  const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const leaseStore = new SpendLeaseStore(db);
+  const spendLeases = env.GATEWAY_SPEND_LEASES === 'on'
+    ? new SpendLeases(leaseStore, instanceId, {
+      sizing: DEFAULT_LEASE_SIZING, ttlMs: env.GATEWAY_SPEND_LEASE_TTL_MS, idleMs: 250, maxAgeMs: 10_000, drainLimitMs: env.GATEWAY_HOLD_EXPIRY_MS, retryMs: 500,
+    }, logger)
+    : null;
+  const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger, spendLeases);
   const recorder = new UsageRecorder(catalog, writer, metrics, tracing, spendGuard);
 
   // Without Redis there is one instance, and a revocation drops the key from its cache at once.
@@ -162,7 +175,6 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const budgets = new BudgetStore(db);
   const ledger = new Ledger(db);
 
-  const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
   metrics.countVideoTasksWith(() => videoTasks.countByState());
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
@@ -196,7 +208,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
     keys, authenticator, accounts,
     credentials: { credentials: new CredentialStore(db, keys), keys, wallets, budgets },
-    writer, recorder, ledger,
+    writer, recorder, ledger, leaseStore, spendLeases,
     keyAdmin: new KeyAdmin(keys),
     accountAdmin: new AccountAdmin(accounts),
     spendAdmin: new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger }),

@@ -151,6 +151,7 @@ function shutdownSteps(parts: RunningParts, reason: string): ShutdownStep[] {
     flushed = await services.writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
     if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
   } },
+  { name: 'give back spend leases', run: () => services.spendLeases?.returnAll() },
   { name: 'write stored responses', run: async () => {
     // Answered responses whose rows are still on their way: written before the database closes.
     if (!(await services.storedResponses.store.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS))) logger.error('some stored responses were not written before shutdown');

@@ -89,7 +89,7 @@ export class WalletMovement {
 @ObjectType({ description: 'One movement of money in the append-only ledger.' })
 export class LedgerEntry {
   @Field(() => ID) id!: string;
-  @Field({ description: 'top_up, hold, settle, release, charge, refund or adjustment.' }) kind!: string;
+  @Field({ description: 'top_up, hold, settle, release, charge, refund, adjustment, lease or lease_return.' }) kind!: string;
   @Field(() => GraphQLSafeInt, { description: 'What it did to the wallet balance (a hold is negative).' }) amountMicrousd!: number;
   @Field(() => GraphQLSafeInt, { description: 'What it did to the amount charged for calls.' }) chargedMicrousd!: number;
   @Field(() => String, { nullable: true }) holdId!: string | null;

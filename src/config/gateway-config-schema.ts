@@ -274,9 +274,8 @@ export const mcpServerAuthSchema = z.discriminatedUnion('type', [
 export const mcpServerSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/, 'lowercase letters, digits and inner hyphens only, at most 32 characters'),
   url: z.url({ protocol: /^https?$/ }),
-  /** `streamable_http` (MCP 2025-03-26 on); the older HTTP+SSE transport is not spoken. */
-  transport: z.enum(['streamable_http', 'sse']).default('streamable_http')
-    .refine((t) => t === 'streamable_http', 'the HTTP+SSE transport of MCP 2024-11-05 is not supported: use a server that speaks streamable_http'),
+  /** `streamable_http` (MCP 2025-03-26 on; `url` is its endpoint), or `sse`, the older HTTP+SSE transport of 2024-11-05 (`url` is its event stream). */
+  transport: z.enum(['streamable_http', 'sse']).default('streamable_http'),
   auth: mcpServerAuthSchema.default({ type: 'none' }),
   /** Allows a loopback or private address (a server on the gateway's own network); otherwise only public addresses are connected to. */
   private: z.boolean().default(false),

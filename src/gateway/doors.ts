@@ -3,6 +3,7 @@ import type { Express, Router } from 'express';
 import { adminAccountsRouter } from '../admin/admin-accounts-router';
 import { adminCatalogRouter } from '../admin/admin-catalog-router';
 import { adminKeysRouter } from '../admin/admin-keys-router';
+import { adminMcpServersRouter } from '../admin/admin-mcp-servers-router';
 import { adminSpendRouter } from '../admin/admin-spend-router';
 import { adminUsageRouter } from '../admin/admin-usage-router';
 import { chatRoute } from '../chat/chat-router';
@@ -134,6 +135,7 @@ function adminRestDoor(s: GatewayServices, { env, adminJsonBody }: DoorParts): D
       adminKeysRouter(s.keyAdmin, token, adminJsonBody),
       adminAccountsRouter(s.accountAdmin, token, adminJsonBody),
       adminCatalogRouter(s.catalogSync, token, adminJsonBody),
+      adminMcpServersRouter(s.mcpServerAdmin, token, adminJsonBody),
       adminUsageRouter(s.spend, token),
       adminSpendRouter(s.spendAdmin, token, adminJsonBody),
     ],
@@ -199,7 +201,7 @@ function adminGraphqlDoor(s: GatewayServices, { env }: DoorParts): Door {
   return {
     mount: (app) => ({
       name: 'admin GraphQL',
-      ...mountAdminGraphql(app, { spend: s.spendAdmin, accounts: s.accountAdmin, keys: s.keyAdmin }, s.logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)),
+      ...mountAdminGraphql(app, { spend: s.spendAdmin, accounts: s.accountAdmin, keys: s.keyAdmin, mcpServers: s.mcpServerAdmin }, s.logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)),
     }),
   };
 }

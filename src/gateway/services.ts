@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { AccountAdmin } from '../admin/account-admin';
 import { KeyAdmin } from '../admin/key-admin';
+import { McpServerAdmin } from '../admin/mcp-server-admin';
 import { SpendAdmin } from '../admin/spend-admin';
 import { BudgetStore } from '../billing/budget-store';
 import { HoldPlacer } from '../billing/hold-placer';
@@ -95,6 +96,8 @@ export interface GatewayServices {
   keyAdmin: KeyAdmin;
   accountAdmin: AccountAdmin;
   spendAdmin: SpendAdmin;
+  /** The catalog's MCP servers, edited one at a time, with their health on this instance. */
+  mcpServerAdmin: McpServerAdmin;
   /** Requests and tokens per minute per key, account and model. */
   rateLimits: RateLimits;
   idempotency: IdempotencyStore;
@@ -199,6 +202,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const storedResponses = new StoredResponses(new ResponseStore(db, logger, env.GATEWAY_RESPONSES_RETENTION_DAYS * 24 * 60 * 60 * 1000));
   const decisionTimeLimits = { ...DECISION_TIME_LIMITS, evaluationMs: env.GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS, generationMs: env.GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS };
   const embeddings = new EmbeddingsService(catalog, routing);
+  const mcpUpstream = new McpUpstream();
   const questions = new QuestionGenerator({ catalog, recorder, ledger, rateLimits, routing, logger, timeLimits: decisionTimeLimits });
   return {
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
@@ -208,6 +212,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     keyAdmin: new KeyAdmin(keys),
     accountAdmin: new AccountAdmin(accounts),
     spendAdmin: new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger }),
+    mcpServerAdmin: new McpServerAdmin(catalogSync, mcpUpstream.health),
     rateLimits,
     idempotency: new IdempotencyStore(db),
     chat,
@@ -217,7 +222,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     embeddings,
     generateContent: new GenerateContentService(catalog, chat, embeddings, routing),
     search: new SearchService(catalog, routing),
-    mcp: new McpService(catalog, new McpUpstream()),
+    mcp: new McpService(catalog, mcpUpstream),
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,
     usage: new UsageQueries(db.prisma),

@@ -134,6 +134,11 @@ export class McpService {
     }
   }
 
+  /** Ends the upstream connections that stay open (the event streams of HTTP+SSE servers). */
+  close(): void {
+    this.upstream.close();
+  }
+
   /** A server whose resources or prompts the key may see: one it may use every tool of. */
   private wholeServer(principal: Principal, name: string, what: string, asked: string): ResolvedMcpServer | undefined {
     const server = this.catalog.mcpServers().find((s) => s.name === name);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
@@ -73,6 +74,51 @@ export async function startMcpServer(name: string, register: Register, oauth?: {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
     get tokensIssued() { return state.tokensIssued; },
+    close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
+  };
+}
+
+/** An MCP server on the older HTTP+SSE transport (the official SDK's SSEServerTransport): its event stream at `/sse`, messages POSTed to `/messages?sessionId=`. */
+export interface TestSseMcpServer extends TestMcpServer {
+  /** Event streams opened so far. */
+  streamsOpened: number;
+  /** Forgets every session (as a restarted server does): a POST to one is answered 404. */
+  forgetSessions(): void;
+  /** Ends every open event stream from the server's side. */
+  endStreams(): void;
+}
+
+export async function startSseMcpServer(name: string, register: Register): Promise<TestSseMcpServer> {
+  const calls: string[] = [];
+  const sessions = new Map<string, { transport: SSEServerTransport; res: ServerResponse }>();
+  const state = { streamsOpened: 0 };
+  const http: Server = createServer((req, res) => void handle(req, res).catch(() => { res.statusCode = 500; res.end(); }));
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      state.streamsOpened++;
+      const server = new McpServer({ name, version: '1.0.0' });
+      register(server, calls);
+      const transport = new SSEServerTransport('/messages', res);
+      sessions.set(transport.sessionId, { transport, res });
+      res.on('close', () => sessions.delete(transport.sessionId));
+      await server.connect(transport);
+      return;
+    }
+    const session = sessions.get(url.searchParams.get('sessionId') ?? '');
+    if (req.method !== 'POST' || url.pathname !== '/messages' || !session) return json(res, 404, { error: 'no such session' });
+    const body = await readBody(req);
+    await session.transport.handlePostMessage(req, res, JSON.parse(body));
+  }
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    calls,
+    tokensIssued: 0,
+    get streamsOpened() { return state.streamsOpened; },
+    forgetSessions: () => sessions.clear(),
+    endStreams: () => { for (const { res } of sessions.values()) res.end(); },
     close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
   };
 }

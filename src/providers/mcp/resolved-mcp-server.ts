@@ -13,6 +13,8 @@ export interface ClientCredentialsGrant {
 export interface ResolvedMcpServer {
   name: string;
   url: string;
+  /** `streamable_http`, or `sse` (the HTTP+SSE transport of revision 2024-11-05: `url` is its event stream). */
+  transport: McpServerConfig['transport'];
   /** Fixed headers the operator configured (values from environment variables). */
   headers: Record<string, string>;
   /** Set when the server takes a client-credentials token. */
@@ -42,6 +44,6 @@ export function resolveMcpServers(config: GatewayConfig, env: NodeJS.ProcessEnv)
     const oauth = auth.type === 'oauth_client_credentials'
       ? { tokenUrl: auth.token_url, clientId: read(auth.client_id_env, 'client_id_env'), clientSecret: read(auth.client_secret_env, 'client_secret_env'), scope: auth.scope }
       : null;
-    return { name: server.name, url: server.url, headers, oauth, publicOnly: !server.private, timeoutMs: server.timeout_ms, config: server };
+    return { name: server.name, url: server.url, transport: server.transport, headers, oauth, publicOnly: !server.private, timeoutMs: server.timeout_ms, config: server };
   });
 }

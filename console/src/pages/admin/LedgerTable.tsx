@@ -6,7 +6,7 @@ import { formatMicrousd, formatTime } from '../../lib/format';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { useGraphqlQuery } from '../../lib/use-graphql-query';
 import { LEDGER_PAGE_SIZE, LEDGER_QUERY, type LedgerAnswer, type LedgerEntry } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 import { RefundDialog } from './RefundDialog';
 
 /** An account's ledger entries, newest first, page by page (the ledger pages backwards with `before`); a settled charge (or one charged inside a lease) can be refunded. */

@@ -11,6 +11,7 @@ import { Ledger } from '../billing/ledger';
 import { SpendGuard } from '../billing/spend-guard';
 import { UsageRecorder } from '../billing/usage-recorder';
 import { UsageSpool } from '../billing/usage-spool';
+import { UsageShapes } from '../billing/usage-shapes';
 import { UsageWriter } from '../billing/usage-writer';
 import { WalletStore } from '../billing/wallet-store';
 import type { Catalog } from '../catalog/catalog';
@@ -20,6 +21,7 @@ import type { GatewayEnv } from '../config/env';
 import type { LoadedConfig } from '../config/load-config';
 import type { CredentialServices } from '../credentials/mint-credential';
 import type { Database } from '../db/database';
+import { TimePartitions } from '../db/time-partitions';
 import { DecisionService } from '../decisions/decision-service';
 import { DECISION_TIME_LIMITS } from '../decisions/decision-time-limits';
 import { QuestionGenerator } from '../decisions/question-generation';
@@ -82,6 +84,8 @@ export interface GatewayServices {
 
   writer: UsageWriter;
   recorder: UsageRecorder;
+  /** The month partitions of usage records, the ledger and stored responses. */
+  partitions: TimePartitions;
   ledger: Ledger;
   /** The operator's API: keys, accounts with their projects and members, spend. */
   keyAdmin: KeyAdmin;
@@ -140,7 +144,8 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const routing = newRouting(metrics, tracing);
   const spool = new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl'));
   metrics.readSpoolDepthFrom(spool);
-  const writer = new UsageWriter(db, spool, logger, metrics);
+  const usageShapes = new UsageShapes(db);
+  const writer = new UsageWriter(db, spool, logger, metrics, usageShapes);
   await writer.replaySpool();
   const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger);
   const recorder = new UsageRecorder(catalog, writer, metrics, tracing, spendGuard);
@@ -188,7 +193,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
     keys, authenticator, accounts,
     credentials: { credentials: new CredentialStore(db, keys), keys, wallets, budgets },
-    writer, recorder, ledger,
+    writer, recorder, ledger, partitions: new TimePartitions(db),
     keyAdmin: new KeyAdmin(keys),
     accountAdmin: new AccountAdmin(accounts),
     spendAdmin: new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger }),
@@ -203,7 +208,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     search: new SearchService(catalog, routing),
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,
-    usage: new UsageQueries(db.prisma),
+    usage: new UsageQueries(db.prisma, usageShapes),
     spend: new SpendTotals(db),
     fileStorage, keyChanges, rateLimitRedis,
   };

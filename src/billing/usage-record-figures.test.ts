@@ -9,6 +9,7 @@ const parts: UsageRecordParts = {
   provider_usage: { family: 'gemini', raw_fields: { promptTokenCount: 5, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 5 }], '7': 'numeric key', tier: '\u0001looks like a mark' } },
   search: null,
   decision: { stage: 'evaluation', prompt_version: 'decision-eval-1', linked_request_id: 'req_f0ec9183356041eaa02f3afb64bebd4e' },
+  mcp: null,
 };
 
 describe('usage record figures', () => {

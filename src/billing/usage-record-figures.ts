@@ -5,8 +5,9 @@
  * figures, in one JSON array. A figure in the skeleton is the string
  * "\u0001" followed by its index in the figures: every number, and every
  * string of the parts that carry free text (the upstream's raw usage, the
- * search receipt, the decision stage), which would otherwise make a shape of
- * their own for every record. A kept string never starts with U+0001, so the
+ * search receipt, the decision stage, the MCP tool called), which would
+ * otherwise make a shape of their own for every record (or let a client
+ * make shapes without end). A kept string never starts with U+0001, so the
  * marker is never ambiguous. Indexed markers make the order of keys
  * irrelevant: a skeleton written by the SQL of the migration that converted
  * older records (jsonb key order) is read the same way.
@@ -22,6 +23,7 @@ export interface UsageRecordParts {
   provider_usage: unknown;
   search: unknown;
   decision: unknown;
+  mcp: unknown;
 }
 
 /** Whether each part keeps its strings in the skeleton (the gateway's own names) or makes them figures (free text). */
@@ -34,6 +36,7 @@ const KEEPS_STRINGS: Record<keyof UsageRecordParts, boolean> = {
   provider_usage: false,
   search: false,
   decision: false,
+  mcp: false,
 };
 
 const PART_NAMES = Object.keys(KEEPS_STRINGS) as Array<keyof UsageRecordParts>;

@@ -73,7 +73,7 @@ export async function insertUsageRecords(db: Pick<Database, 'query'>, shapes: Us
   await db.query(sql, [JSON.stringify(encoded.map(toColumns))]);
 }
 
-/** What of a record its shape and figures keep. Rows spooled before searches and decisions were recorded have neither. */
+/** What of a record its shape and figures keep. Rows spooled before searches, decisions and MCP calls were recorded have none of them. */
 function usageRecordParts(row: UsageRecordRow): UsageRecordParts {
   return {
     measurement: row.measurement,
@@ -84,6 +84,7 @@ function usageRecordParts(row: UsageRecordRow): UsageRecordParts {
     provider_usage: row.providerUsage,
     search: row.search ?? null,
     decision: row.decision ?? null,
+    mcp: row.mcp ?? null,
   };
 }
 

@@ -3,7 +3,7 @@ import type { UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
 import { logIdFor } from './usage-record';
 import type { UsageRecordParts } from './usage-record-figures';
-import { decisionColumn, deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, refundsColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type SearchUsage } from './usage-record-columns';
+import { decisionColumn, deliveryOf, dimensionsColumn, mcpColumn, measurementColumn, providerUsageColumn, refundsColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type McpToolCall, type SearchUsage } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -41,6 +41,8 @@ export interface UsageRecordView {
   search?: SearchUsage;
   /** Present on decision requests: the stage, its prompt version and the other stage's record. */
   decision?: DecisionStage;
+  /** Present on MCP tool calls: the server, the tool and its outcome. */
+  mcp?: McpToolCall;
 }
 
 /** The public view of a stored record, its JSON parts read back from its shape and figures (`UsageShapes.partsOf`). */
@@ -75,6 +77,7 @@ export function toUsageRecordView(row: UsageRecord, parts: UsageRecordParts): Us
     ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
     ...(parts.search !== null ? { search: searchColumn.parse(parts.search)! } : {}),
     ...(parts.decision !== null ? { decision: decisionColumn.parse(parts.decision)! } : {}),
+    ...(parts.mcp !== null ? { mcp: mcpColumn.parse(parts.mcp)! } : {}),
   };
 }
 

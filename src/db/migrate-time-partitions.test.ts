@@ -10,14 +10,14 @@ import { openDatabase, type Database } from './database';
 import { defaultMigrationsDir, migrate } from './migrate';
 import { TimePartitions } from './time-partitions';
 
-const PARTITIONING = '20261201000000_time_partitions';
+const PARTITIONING = '20261202000000_time_partitions';
 const DAY_MS = 24 * 3600_000;
 
 /** Usage records as the gateway wrote them before: every JSON part whole in the row. */
 function recordsBefore(now: Date) {
   const base = {
     key_id: 'key_old', account_id: 'acct_default', status_code: 200, currency: 'USD', pricing_version: 1, error_code: null, billing_state: 'final',
-    task_id: null, held_microusd: null, settled_at: null, delivery: null, hold_id: null, parent_key_id: null, search: null, decision: null,
+    task_id: null, held_microusd: null, settled_at: null, delivery: null, hold_id: null, parent_key_id: null, search: null, decision: null, mcp: null,
     routing: { status_code: 200, total_duration_ms: 11, ttft_ms: null, was_streaming: false },
   };
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY_MS).toISOString();
@@ -74,6 +74,12 @@ function recordsBefore(now: Date) {
       measurement: { input: 'unavailable', output: 'local_estimate' }, dimensions: [{ name: 'video_seconds_480p', unit: 'seconds', quantity: 6 }],
       line_items: [{ dimension: 'video_seconds_480p', quantity: 6, unit_microusd: 50000, amount_microusd: 300000 }],
       provider_usage: { family: 'xai', raw_fields: {} }, served_by: { lane: 'standard', attempts: 1, provider: 'xai', upstream_model: 'grok-imagine-video' },
+    },
+    {
+      ...base, id: 'req_0123456789abcdef0123456789abcdef', created_at: at(3), model: 'mcp:docs', endpoint: '/mcp',
+      prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, amount_microusd: 0, log_id: 'log_0123456789abcdef0123456789abcdef',
+      measurement: { input: 'unavailable', output: 'unavailable' }, dimensions: [], line_items: [],
+      provider_usage: { family: 'mcp', raw_fields: {} }, served_by: null, mcp: { server: 'docs', tool: 'search_docs', outcome: 'tool_error' },
     },
     {
       ...base, id: 'req_deadbeefdeadbeefdeadbeefdeadbeef', created_at: at(0), model: 'no-such-model', endpoint: '/v1/chat/completions', status_code: 404, error_code: 'model_not_found',
@@ -137,7 +143,7 @@ describe.each(TEST_DATABASES)('the partitioning migration on a database with row
           ...(old.held_microusd !== null ? { held_microusd: old.held_microusd, settled_at: null } : {}),
         },
         routing: old.routing, delivery: old.routing ? 'sent' : null, provider_usage: old.provider_usage, log_id: old.log_id,
-        ...(old.search ? { search: old.search } : {}), ...(old.decision ? { decision: old.decision } : {}),
+        ...(old.search ? { search: old.search } : {}), ...(old.decision ? { decision: old.decision } : {}), ...(old.mcp ? { mcp: old.mcp } : {}),
       });
       expect(parts[i]!.served_by).toEqual(old.served_by);
     }

@@ -14,9 +14,9 @@
 --
 -- Usage records get leaner on the way: the JSON a record keeps (measurement,
 -- dimensions, line items, routing, provider usage, the route that served it,
--- search and decision details) is split into its structure, kept once in
+-- search, decision and MCP details) is split into its structure, kept once in
 -- "usage_shapes", and its figures (numbers, and the free-text strings of
--- provider usage, search and decision), kept in the row as one JSON array.
+-- provider usage, search, decision and MCP), kept in the row as one JSON array.
 -- The log id, the currency and the total tokens, which the record's other
 -- columns already say, are no longer stored. Refunds of a record are kept
 -- as their amounts ("refunds") instead of line items appended to the JSON.
@@ -93,7 +93,8 @@ CREATE INDEX "budget_checkpoints_budget_id_idx" ON "budget_checkpoints"("budget_
 
 -- Drops one month partition of a time-partitioned table, whole, unless
 -- something in it is still in use: a usage record whose task charge is
--- still held; a ledger hold not ended yet; a stored response not expired.
+-- still held; a ledger hold or lease not ended yet; a stored response not
+-- expired.
 -- A ledger partition's sums per account and per budget period are written
 -- to the checkpoints first, in the same transaction. Returns 'dropped', or
 -- why it was kept. Waits at most half a second for the table's lock (a
@@ -117,9 +118,10 @@ BEGIN
     EXECUTE format('SELECT count(*) FROM %I WHERE "billing_state" = ''held''', p_partition) INTO n;
     IF n > 0 THEN RETURN n || ' task charges still held'; END IF;
   ELSIF p_table = 'ledger_entries' THEN
-    EXECUTE format('SELECT count(*) FROM %I h WHERE h."kind" = ''hold'' AND NOT EXISTS '
-      '(SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN (''settle'', ''release'') AND e."created_at" >= h."created_at")', p_partition) INTO n;
-    IF n > 0 THEN RETURN n || ' holds not ended yet'; END IF;
+    EXECUTE format('SELECT count(*) FROM %I h WHERE (h."kind" = ''hold'' AND NOT EXISTS '
+      '(SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN (''settle'', ''release'') AND e."created_at" >= h."created_at")) '
+      'OR (h."kind" = ''lease'' AND EXISTS (SELECT 1 FROM "spend_leases" l WHERE l."id" = h."id" AND l."ended_at" IS NULL))', p_partition) INTO n;
+    IF n > 0 THEN RETURN n || ' holds or leases not ended yet'; END IF;
     EXECUTE format('INSERT INTO "ledger_checkpoints" ("account_id", "partition", "through", "entries", "amount_microusd", "charged_microusd") '
       'SELECT "account_id", $1, $2, count(*), sum("amount_microusd"), sum("charged_microusd") FROM %I GROUP BY "account_id"', p_partition)
       USING p_partition, through;
@@ -128,7 +130,7 @@ BEGIN
       'CROSS JOIN LATERAL jsonb_array_elements(h."budgets") AS c '
       'CROSS JOIN LATERAL (SELECT coalesce(sum(e."charged_microusd"), 0) AS "spent" FROM "ledger_entries" e '
       '  WHERE e."hold_id" = h."id" AND e."kind" IN (''settle'', ''charge'', ''refund'') AND e."created_at" >= h."created_at") s '
-      'WHERE h."kind" = ''hold'' AND h."budgets" IS NOT NULL GROUP BY 1, 2', p_partition)
+      'WHERE h."kind" IN (''hold'', ''lease'') AND h."budgets" IS NOT NULL GROUP BY 1, 2', p_partition)
       USING p_partition;
   ELSIF p_table = 'stored_responses' THEN
     EXECUTE format('SELECT count(*) FROM %I WHERE "expires_at" > now()', p_partition) INTO n;
@@ -182,6 +184,7 @@ ALTER INDEX "ledger_entries_hold_end_key" RENAME TO "ledger_entries_unpartitione
 ALTER INDEX "ledger_entries_account_id_idx" RENAME TO "ledger_entries_unpartitioned_account_id_idx";
 ALTER INDEX "ledger_entries_request_id_idx" RENAME TO "ledger_entries_unpartitioned_request_id_idx";
 ALTER INDEX "ledger_entries_holds_created_at_idx" RENAME TO "ledger_entries_unpartitioned_holds_created_at_idx";
+ALTER INDEX "ledger_entries_lease_return_key" RENAME TO "ledger_entries_unpartitioned_lease_return_key";
 -- The ids go on from the same sequence, so the ledger's cursor (an entry id) keeps its order.
 ALTER SEQUENCE "ledger_entries_id_seq" OWNED BY NONE;
 
@@ -337,8 +340,8 @@ $$;
 CREATE FUNCTION gateway_record_parts(OUT name TEXT, OUT keep_strings BOOLEAN) RETURNS SETOF RECORD
 LANGUAGE sql IMMUTABLE AS $$
   SELECT * FROM unnest(
-    ARRAY['measurement', 'dimensions', 'line_items', 'routing', 'served_by', 'provider_usage', 'search', 'decision'],
-    ARRAY[TRUE, TRUE, TRUE, TRUE, TRUE, FALSE, FALSE, FALSE])
+    ARRAY['measurement', 'dimensions', 'line_items', 'routing', 'served_by', 'provider_usage', 'search', 'decision', 'mcp'],
+    ARRAY[TRUE, TRUE, TRUE, TRUE, TRUE, FALSE, FALSE, FALSE, FALSE])
 $$;
 
 -- A record's parts in the gateway's order, the strings of the gateway's own
@@ -377,7 +380,7 @@ CREATE FUNCTION gateway_record_figures(p_parts JSONB) RETURNS JSONB
 LANGUAGE sql IMMUTABLE AS $$
   SELECT jsonb_path_query_array(jsonb_build_array(p_parts->'measurement', p_parts->'dimensions', p_parts->'line_items', p_parts->'routing', p_parts->'served_by'),
       'strict $.** ? (@.type() == "number" || (@.type() == "string" && @ starts with "\u0001"))')
-    || jsonb_path_query_array(jsonb_build_array(p_parts->'provider_usage', p_parts->'search', p_parts->'decision'),
+    || jsonb_path_query_array(jsonb_build_array(p_parts->'provider_usage', p_parts->'search', p_parts->'decision', p_parts->'mcp'),
       'strict $.** ? (@.type() == "number" || @.type() == "string")')
 $$;
 
@@ -388,7 +391,7 @@ LANGUAGE sql IMMUTABLE AS $$
   SELECT jsonb_build_object(
     'measurement', u."measurement", 'dimensions', u."dimensions",
     'line_items', (SELECT coalesce(jsonb_agg(li ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(u."line_items") WITH ORDINALITY AS x(li, n) WHERE li->>'dimension' IS DISTINCT FROM 'refund'),
-    'routing', u."routing", 'served_by', u."served_by", 'provider_usage', u."provider_usage", 'search', u."search", 'decision', u."decision")
+    'routing', u."routing", 'served_by', u."served_by", 'provider_usage', u."provider_usage", 'search', u."search", 'decision', u."decision", 'mcp', u."mcp")
 $$;
 
 CREATE TEMPORARY TABLE "usage_record_figures" ON COMMIT DROP AS
@@ -433,22 +436,50 @@ CREATE INDEX "usage_records_hold_id_idx" ON "usage_records"("hold_id") WHERE "ho
 CREATE INDEX "ledger_entries_account_id_idx" ON "ledger_entries"("account_id", "id" DESC);
 CREATE INDEX "ledger_entries_request_id_idx" ON "ledger_entries"("request_id");
 CREATE INDEX "ledger_entries_holds_created_at_idx" ON "ledger_entries"("created_at") WHERE "kind" = 'hold';
--- What followed a hold (its end, a late charge, refunds). A hold is ended at
--- most once: a partitioned table has no unique index without its partition
--- key, so gateway_end_holds checks under the account's wallet lock instead.
+-- What followed a hold or a lease (its end, charges, refunds, the lease's
+-- return). A partitioned table has no unique index without its partition
+-- key: a hold is ended at most once because gateway_end_holds checks under
+-- the account's wallet lock, which every end takes; a lease is given back
+-- at most once because gateway_end_leases ends only a lease row it locked
+-- while open.
 CREATE INDEX "ledger_entries_hold_id_idx" ON "ledger_entries"("hold_id") WHERE "hold_id" IS NOT NULL;
 
 -- 8. The ledger's functions on the partitioned tables ---------------------------
 
--- As before (spend_ledger): ends holds, each at most once, a late charge
--- after an expired hold's release booked as a `charge`. A hold is looked for
--- within a day of its request's time (the month partitions that can hold
--- it), what ended it only from the hold's own time on.
+-- When hold (or lease) `p_hold` was placed: looked for within a day of its
+-- request's time first (a hold is placed by its request: one month's
+-- partition, or two), then everywhere (a lease outlives the calls charged
+-- inside it; ids made before carry no time).
+CREATE FUNCTION gateway_hold_time(p_hold BIGINT, p_request TEXT) RETURNS TIMESTAMPTZ
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  at TIMESTAMPTZ := gateway_id_time(p_request);
+  placed TIMESTAMPTZ;
+BEGIN
+  IF at IS NOT NULL THEN
+    SELECT "created_at" INTO placed FROM "ledger_entries"
+    WHERE "id" = p_hold AND "created_at" >= at - interval '1 day' AND "created_at" < at + interval '1 day';
+    IF FOUND THEN RETURN placed; END IF;
+  END IF;
+  SELECT "created_at" INTO placed FROM "ledger_entries" WHERE "id" = p_hold;
+  RETURN placed;
+END
+$$;
+
+-- As before (spend_leases): ends holds, each at most once, a late charge
+-- after an expired hold's release or its lease's end booked as a `charge`,
+-- and charges inside open leases. A hold is looked up in its own month
+-- (gateway_hold_time), what ended it only from the hold's time on. Without
+-- a unique index over the partitions, that a hold is not ended twice rests
+-- on the account's wallet lock: every end of the account's holds takes it
+-- first, so the check below sees any end committed before.
 CREATE OR REPLACE FUNCTION gateway_end_holds(items JSONB) RETURNS INT
 LANGUAGE plpgsql AS $$
 DECLARE
   r RECORD;
   written INT := 0;
+  leased INT := 0;
+  open_leases BIGINT[];
   held BIGINT;
   charged BIGINT;
   prior RECORD;
@@ -459,37 +490,66 @@ DECLARE
   moves JSONB := '{}'::jsonb;
   slot TEXT;
 BEGIN
+  -- Calls inside open leases: the leases locked first (in id order), as everywhere.
+  SELECT coalesce(array_agg(l."id"), ARRAY[]::BIGINT[]) INTO open_leases FROM (
+    SELECT s."id" FROM "spend_leases" s
+    WHERE s."id" IN (SELECT (e->>'hold_id')::BIGINT FROM jsonb_array_elements(items) e) AND s."ended_at" IS NULL
+    ORDER BY s."id" FOR UPDATE) l;
+  IF cardinality(open_leases) > 0 THEN
+    WITH "inside" AS (
+      INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id")
+      SELECT h."account_id", 'charge', 0, x."charged", x."hold_id", x."request_id", h."key_id", h."parent_key_id", h."project_id", h."member_id"
+      FROM jsonb_to_recordset(items) AS x("hold_id" BIGINT, "charged" BIGINT, "request_id" TEXT, "note" TEXT)
+      JOIN "spend_leases" s ON s."id" = x."hold_id" AND s."ended_at" IS NULL
+      JOIN "ledger_entries" h ON h."id" = s."id"
+      WHERE x."charged" > 0
+      RETURNING "hold_id", "charged_microusd"
+    ), "sums" AS (
+      UPDATE "spend_leases" s SET "charged_microusd" = s."charged_microusd" + m."total"
+      FROM (SELECT "hold_id", sum("charged_microusd") AS "total", count(*) AS "n" FROM "inside" GROUP BY "hold_id") m
+      WHERE s."id" = m."hold_id"
+      RETURNING m."n"
+    )
+    SELECT coalesce(sum("n"), 0)::INT INTO leased FROM "sums";
+  END IF;
   FOR r IN
-    SELECT x.*, h."account_id", h."amount_microusd" AS "hold_amount", h."budgets", h."key_id", h."parent_key_id", h."project_id", h."member_id", h."created_at" AS "hold_at"
+    SELECT x.*, h."kind" AS "hold_kind", h."account_id", h."amount_microusd" AS "hold_amount", h."budgets", h."key_id", h."parent_key_id", h."project_id", h."member_id",
+      h."created_at" AS "hold_at"
     FROM jsonb_to_recordset(items) AS x("hold_id" BIGINT, "charged" BIGINT, "request_id" TEXT, "note" TEXT)
-    JOIN "ledger_entries" h ON h."id" = x."hold_id" AND h."kind" = 'hold'
-      AND h."created_at" >= coalesce(gateway_id_time(x."request_id") - interval '1 day', '-infinity')
-      AND h."created_at" < coalesce(gateway_id_time(x."request_id") + interval '1 day', 'infinity')
+    JOIN "ledger_entries" h ON h."id" = x."hold_id" AND h."created_at" = gateway_hold_time(x."hold_id", x."request_id") AND h."kind" IN ('hold', 'lease')
+    WHERE x."hold_id" <> ALL(open_leases)
+      AND (h."kind" = 'hold' OR (x."charged" > 0 AND EXISTS (SELECT 1 FROM "spend_leases" s WHERE s."id" = h."id" AND s."ended_at" IS NOT NULL)))
     ORDER BY h."account_id", x."hold_id"
   LOOP
     IF current_account IS DISTINCT FROM r."account_id" THEN
       IF current_account IS NOT NULL THEN PERFORM gateway_move_ended(current_account, back, released, moves); END IF;
       current_account := r."account_id";
       back := 0; released := 0; moves := '{}'::jsonb;
-      -- Every end of this account's holds waits here: the check below sees any end committed before.
       PERFORM 1 FROM "wallets" WHERE "account_id" = r."account_id" FOR UPDATE;
     END IF;
-    held := -r."hold_amount";
     charged := coalesce(r."charged", 0);
-    SELECT "kind", "note" INTO prior FROM "ledger_entries"
-    WHERE "hold_id" = r."hold_id" AND "kind" IN ('settle', 'release') AND "created_at" >= r."hold_at";
-    IF NOT FOUND THEN
+    IF r."hold_kind" = 'lease' THEN
+      -- After its lease ended: taken from the balance now.
       INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
-      VALUES (r."account_id", CASE WHEN r."charged" IS NULL THEN 'release' ELSE 'settle' END, held - charged, charged,
-        r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", r."note");
-    ELSE
-      -- Already ended: only a charge after an expired hold's release is booked.
-      IF charged = 0 THEN CONTINUE; END IF;
-      IF prior."kind" <> 'release' OR coalesce(prior."note", '') <> 'expired' THEN CONTINUE; END IF;
-      IF EXISTS (SELECT 1 FROM "ledger_entries" WHERE "hold_id" = r."hold_id" AND "kind" = 'charge' AND "created_at" >= r."hold_at") THEN CONTINUE; END IF;
-      INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
-      VALUES (r."account_id", 'charge', -charged, charged, r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", 'after its hold expired');
+      VALUES (r."account_id", 'charge', -charged, charged, r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", 'after its lease ended');
       held := 0;
+    ELSE
+      held := -r."hold_amount";
+      SELECT "kind", "note" INTO prior FROM "ledger_entries"
+      WHERE "hold_id" = r."hold_id" AND "kind" IN ('settle', 'release') AND "created_at" >= r."hold_at";
+      IF NOT FOUND THEN
+        INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
+        VALUES (r."account_id", CASE WHEN r."charged" IS NULL THEN 'release' ELSE 'settle' END, held - charged, charged,
+          r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", r."note");
+      ELSE
+        -- Already ended: only a charge after an expired hold's release is booked.
+        IF charged = 0 THEN CONTINUE; END IF;
+        IF prior."kind" <> 'release' OR coalesce(prior."note", '') <> 'expired' THEN CONTINUE; END IF;
+        IF EXISTS (SELECT 1 FROM "ledger_entries" WHERE "hold_id" = r."hold_id" AND "kind" = 'charge' AND "created_at" >= r."hold_at") THEN CONTINUE; END IF;
+        INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "charged_microusd", "hold_id", "request_id", "key_id", "parent_key_id", "project_id", "member_id", "note")
+        VALUES (r."account_id", 'charge', -charged, charged, r."hold_id", r."request_id", r."key_id", r."parent_key_id", r."project_id", r."member_id", 'after its hold expired');
+        held := 0;
+      END IF;
     END IF;
     written := written + 1;
     back := back + held - charged;
@@ -501,11 +561,12 @@ BEGIN
     END LOOP;
   END LOOP;
   IF current_account IS NOT NULL THEN PERFORM gateway_move_ended(current_account, back, released, moves); END IF;
-  RETURN written;
+  RETURN written + leased;
 END
 $$;
 
--- As before (decision_stages), with the record's refund kept in "refunds".
+-- As before (spend_leases), with the record's refund kept in "refunds", and
+-- the hold (and the record) looked up in their request's month.
 CREATE OR REPLACE FUNCTION gateway_refund(p_request TEXT, p_amount BIGINT, p_note TEXT, p_related TEXT DEFAULT NULL) RETURNS BIGINT
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -519,10 +580,15 @@ BEGIN
   FROM "ledger_entries" h WHERE h."request_id" = p_request AND h."kind" = 'hold'
     AND h."created_at" >= coalesce(at - interval '1 day', '-infinity') AND h."created_at" < coalesce(at + interval '1 day', 'infinity')
   ORDER BY h."id" LIMIT 1;
-  IF NOT FOUND THEN RAISE EXCEPTION 'nothing_to_refund' USING ERRCODE = 'P0001'; END IF;
+  IF NOT FOUND THEN
+    SELECT l."id", c."account_id", c."key_id", c."parent_key_id", c."project_id", c."member_id", l."created_at" INTO hold
+    FROM "ledger_entries" c JOIN "ledger_entries" l ON l."id" = c."hold_id" AND l."kind" = 'lease'
+    WHERE c."request_id" = p_request AND c."kind" = 'charge' ORDER BY c."id" LIMIT 1;
+    IF NOT FOUND THEN RAISE EXCEPTION 'nothing_to_refund' USING ERRCODE = 'P0001'; END IF;
+  END IF;
   PERFORM 1 FROM "wallets" WHERE "account_id" = hold."account_id" FOR UPDATE;
   SELECT coalesce(sum("charged_microusd"), 0) INTO charged FROM "ledger_entries"
-  WHERE "hold_id" = hold."id" AND "kind" IN ('settle', 'charge', 'refund') AND "created_at" >= hold."created_at";
+  WHERE "request_id" = p_request AND "hold_id" = hold."id" AND "kind" IN ('settle', 'charge', 'refund') AND "created_at" >= hold."created_at";
   IF charged <= 0 THEN RAISE EXCEPTION 'nothing_to_refund' USING ERRCODE = 'P0001'; END IF;
   amount := coalesce(p_amount, charged);
   IF amount > charged THEN RAISE EXCEPTION 'refund_too_large:%', charged USING ERRCODE = 'P0001'; END IF;

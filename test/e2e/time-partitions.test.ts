@@ -178,6 +178,14 @@ describe.each(TEST_DATABASES)('month partitions (%s)', (database) => {
     await t.gateway.services.partitions.prepare(new Date());
     expect(await keeper({ ledger_entries: 30 }).round()).toEqual([]);
     await db.query(`DELETE FROM "ledger_entries" WHERE "account_id" = $1 AND "kind" = 'hold' AND "amount_microusd" = -5`, [acct]);
+    // And so is a month with a lease still open.
+    const { rows: [lease] } = await db.query<{ id: string }>(
+      `INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "created_at") VALUES ($1, 'lease', -7, $2) RETURNING "id"::text`, [acct, past],
+    );
+    await db.query(`INSERT INTO "spend_leases" ("id", "account_id", "holder", "granted_microusd", "expires_at") VALUES ($1, $2, 'test', 7, now())`, [lease!.id, acct]);
+    expect(await keeper({ ledger_entries: 30 }).round()).toEqual([]);
+    await db.query('DELETE FROM "spend_leases" WHERE "id" = $1', [lease!.id]);
+    await db.query('DELETE FROM "ledger_entries" WHERE "id" = $1', [lease!.id]);
 
     expect(await keeper({ ledger_entries: 30 }).round()).toEqual([monthName('ledger_entries', past)]);
     const { rows: checkpoints } = await db.query<{ entries: string; amount: string }>(

@@ -24,8 +24,10 @@ const ID_PREFIX = 'req_benchwrite_';
  * gateway's own group-commit writer (src/billing/usage-writer.ts), run in
  * the bench process against the bench's PostgreSQL database, with a
  * thousand records waiting at any time (each `write()` resolves once its
- * record is committed). The records are counted in the database, then
- * deleted so that the run's usage-record check stays exact.
+ * record is committed). The records are counted in the database, and what
+ * each costs to keep is read there (`pg_column_size` of the row, and the
+ * table's and its indexes' bytes per record); then they are deleted so
+ * that the run's usage-record check stays exact.
  */
 export const recordWrites: Phase = {
   id: 'record_writes',
@@ -44,14 +46,28 @@ export const recordWrites: Phase = {
         while (performance.now() < deadline) await writer.write(row(`${ID_PREFIX}${n++}`));
       }));
       const seconds = (performance.now() - started) / 1000;
-      const committed = await withClient(ctx.gatewayEnv.DATABASE_URL!, async (c) => Number((await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM usage_records WHERE id LIKE '${ID_PREFIX}%'`)).rows[0]!.n));
+      const { committed, rowBytes, tableBytes, indexBytes } = await withClient(ctx.gatewayEnv.DATABASE_URL!, async (c) => {
+        const { rows } = await c.query<{ n: string; row_bytes: string }>(
+          `SELECT count(*)::text AS n, coalesce(round(avg(pg_column_size(u.*))), 0)::text AS row_bytes FROM usage_records u WHERE id LIKE '${ID_PREFIX}%'`,
+        );
+        // Every partition of the table (or the table itself), with its TOAST, and every index on it.
+        const sizes = await c.query<{ table_bytes: string; index_bytes: string }>(
+          `SELECT coalesce(sum(pg_table_size(r.oid)), 0)::text AS table_bytes, coalesce(sum(pg_indexes_size(r.oid)), 0)::text AS index_bytes FROM pg_class r
+           WHERE r.oid = 'usage_records'::regclass OR r.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'usage_records'::regclass)`,
+        );
+        return { committed: Number(rows[0]!.n), rowBytes: Number(rows[0]!.row_bytes), tableBytes: Number(sizes.rows[0]!.table_bytes), indexBytes: Number(sizes.rows[0]!.index_bytes) };
+      });
       const spooled = await valueOf(metrics.usageRecordsSpooled);
       const perSecond = committed / seconds;
       report.section(`Usage records: the group-commit writer alone, ${IN_FLIGHT} in flight, on the bench's PostgreSQL`);
       report.row('records made durable per second', `${fmt.int(perSecond)} /s`, '', '', `>= ${fmt.int(TARGET_PER_S)} /s`, against(-perSecond, -TARGET_PER_S));
       report.row('records written / found in the database / spooled', `${fmt.int(n)} / ${fmt.int(committed)} / ${fmt.int(spooled)}`, '', '', 'equal, 0 spooled', committed === n && spooled === 0 ? 'ok' : 'FAIL');
+      report.row('bytes per record: the row / table and indexes on disk', `${fmt.int(rowBytes)} / ${fmt.int(tableBytes / Math.max(committed, 1))} + ${fmt.int(indexBytes / Math.max(committed, 1))}`, '', '', '', '');
       if (committed !== n) report.fail(`record_writes: ${n} records written, ${committed} in the database`);
-      report.json[this.id] = { in_flight: IN_FLIGHT, seconds: round(seconds, 2), records: n, committed, spooled, per_second: round(perSecond, 0) };
+      report.json[this.id] = {
+        in_flight: IN_FLIGHT, seconds: round(seconds, 2), records: n, committed, spooled, per_second: round(perSecond, 0),
+        row_bytes: rowBytes, table_bytes_per_record: round(tableBytes / Math.max(committed, 1), 0), index_bytes_per_record: round(indexBytes / Math.max(committed, 1), 0),
+      };
     } finally {
       await withClient(ctx.gatewayEnv.DATABASE_URL!, (c) => c.query(`DELETE FROM usage_records WHERE id LIKE '${ID_PREFIX}%'`));
       await db.close();

@@ -113,8 +113,10 @@ export class Ledger {
     const { rows } = await this.db.query<{ released: number }>(
       `SELECT gateway_end_holds(coalesce(jsonb_agg(jsonb_build_object('hold_id', h."id", 'request_id', h."request_id", 'charged', NULL, 'note', 'expired')), '[]'::jsonb)) AS "released" ` +
         `FROM (SELECT h."id", h."request_id" FROM "ledger_entries" h WHERE h."kind" = 'hold' AND h."created_at" >= $1 AND h."created_at" < $2 ` +
-        `AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release')) ` +
-        `AND NOT EXISTS (SELECT 1 FROM "usage_records" r WHERE r."hold_id" = h."id") ORDER BY h."id" LIMIT $3) h`,
+        `AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release') AND e."created_at" >= h."created_at") ` +
+        // A record is made within the request that placed its hold: its month's partitions only.
+        `AND NOT EXISTS (SELECT 1 FROM "usage_records" r WHERE r."hold_id" = h."id" AND r."created_at" >= h."created_at" - interval '1 day' AND r."created_at" < h."created_at" + interval '1 day') ` +
+        'ORDER BY h."id" LIMIT $3) h',
       [from, to, max],
     );
     return Number(rows[0]?.released ?? 0);

@@ -22,32 +22,57 @@ export interface ReconcileReport {
 
 const MAX_VIOLATIONS = 100;
 
+/**
+ * Where the ledger and the usage records begin after partitions were dropped
+ * for retention (the end of the newest dropped month of each); null when
+ * none was, and every check then reads all of both.
+ */
+interface Horizons {
+  /** The later of the ledger's and the usage records': what both still hold. */
+  both: Date | null;
+}
+
+type CheckParam = 'account' | keyof Horizons;
+
 interface Check {
   name: string;
   description: string;
-  /** Returns the offending rows; `$1` is the account id or NULL for all accounts. */
+  /** Returns the offending rows; `$1`, `$2`, … are `params` in order: the account id or NULL for all accounts, and the horizon. */
   sql: string;
+  params: CheckParam[];
 }
+
+/**
+ * Holds and leases placed a day past the horizon: their records (made
+ * within the request that placed the hold, or after the lease, whatever
+ * the clocks' skew) and everything that ended or followed them were all kept.
+ */
+const HOLDS_PAST_HORIZON = `SELECT "id" FROM "ledger_entries" WHERE "kind" IN ('hold', 'lease') AND "created_at" >= $2 + interval '1 day'`;
 
 const CHECKS: Check[] = [
   {
     name: 'wallet_balance_is_ledger_sum',
-    description: "Every wallet's balance equals the sum of its account's ledger entries, and its held amount the sum of its open holds and open leases.",
-    sql: `SELECT w."account_id", w."balance_microusd"::text AS "balance_microusd", coalesce(l."total", 0)::text AS "ledger_sum_microusd",
+    description:
+      "Every wallet's balance equals the sum of its account's ledger entries (those of months dropped for retention by their checkpoints), " +
+      'and its held amount the sum of its open holds and open leases.',
+    params: ['account'],
+    sql: `SELECT w."account_id", w."balance_microusd"::text AS "balance_microusd", (coalesce(l."total", 0) + coalesce(k."total", 0))::text AS "ledger_sum_microusd",
             w."held_microusd"::text AS "held_microusd", coalesce(o."open", 0)::text AS "open_holds_microusd"
           FROM "wallets" w
           LEFT JOIN (SELECT "account_id", sum("amount_microusd") AS "total" FROM "ledger_entries" WHERE $1::text IS NULL OR "account_id" = $1 GROUP BY "account_id") l USING ("account_id")
+          LEFT JOIN (SELECT "account_id", sum("amount_microusd") AS "total" FROM "ledger_checkpoints" WHERE $1::text IS NULL OR "account_id" = $1 GROUP BY "account_id") k USING ("account_id")
           LEFT JOIN (SELECT h."account_id", sum(-h."amount_microusd") AS "open" FROM "ledger_entries" h
                      WHERE h."kind" IN ('hold', 'lease') AND ($1::text IS NULL OR h."account_id" = $1)
                        AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" IN ('settle', 'release'))
                        AND NOT EXISTS (SELECT 1 FROM "ledger_entries" e WHERE e."hold_id" = h."id" AND e."kind" = 'lease_return')
                      GROUP BY h."account_id") o USING ("account_id")
           WHERE ($1::text IS NULL OR w."account_id" = $1)
-            AND (w."balance_microusd" <> coalesce(l."total", 0) OR w."held_microusd" <> coalesce(o."open", 0))`,
+            AND (w."balance_microusd" <> coalesce(l."total", 0) + coalesce(k."total", 0) OR w."held_microusd" <> coalesce(o."open", 0))`,
   },
   {
     name: 'hold_ended_at_most_once',
     description: 'No hold is settled or released more than once, and no lease returned more than once.',
+    params: ['account'],
     sql: `SELECT "hold_id"::text AS "hold_id", count(*)::int AS "ends" FROM "ledger_entries"
           WHERE "kind" IN ('settle', 'release', 'lease_return') AND ($1::text IS NULL OR "account_id" = $1)
           GROUP BY "hold_id" HAVING count(*) > 1`,
@@ -56,7 +81,8 @@ const CHECKS: Check[] = [
     name: 'written_record_ended_its_hold',
     description:
       'Every usage record written with a hold (other than a task still held) has ended it: a hold is left open only while its call runs. ' +
-      'Every record charged inside a lease has its charge entry.',
+      'Every record charged inside a lease has its charge entry. (A record whose hold went with a month dropped for retention is not checked.)',
+    params: ['account'],
     sql: `SELECT r."id" AS "request_id", r."hold_id"::text AS "hold_id" FROM "usage_records" r
           JOIN "ledger_entries" h ON h."id" = r."hold_id"
           WHERE r."hold_id" IS NOT NULL AND r."billing_state" <> 'held' AND ($1::text IS NULL OR r."account_id" = $1)
@@ -67,11 +93,16 @@ const CHECKS: Check[] = [
   },
   {
     name: 'charged_equals_usage_records',
-    description: "Per account, what the ledger charged (settles and late charges, less refunds) equals the sum of the usage records' amount_microusd over the records that ended a hold.",
+    description:
+      "Per account, what the ledger charged (settles and late charges, less refunds) equals the sum of the usage records' amount_microusd over the records that ended a hold. " +
+      '(After months were dropped for retention: over the holds and leases both tables still hold whole.)',
+    params: ['account', 'both'],
     sql: `SELECT coalesce(l."account_id", r."account_id") AS "account_id", coalesce(l."charged", 0)::text AS "ledger_charged_microusd", coalesce(r."amount", 0)::text AS "records_microusd"
-          FROM (SELECT "account_id", sum("charged_microusd") AS "charged" FROM "ledger_entries" WHERE $1::text IS NULL OR "account_id" = $1 GROUP BY "account_id") l
+          FROM (SELECT "account_id", sum("charged_microusd") AS "charged" FROM "ledger_entries" WHERE ($1::text IS NULL OR "account_id" = $1)
+                  AND ($2::timestamptz IS NULL OR "hold_id" IN (${HOLDS_PAST_HORIZON})) GROUP BY "account_id") l
           FULL JOIN (SELECT "account_id", sum("amount_microusd") AS "amount" FROM "usage_records"
-                     WHERE "hold_id" IS NOT NULL AND "billing_state" <> 'held' AND ($1::text IS NULL OR "account_id" = $1) GROUP BY "account_id") r
+                     WHERE "hold_id" IS NOT NULL AND "billing_state" <> 'held' AND ($1::text IS NULL OR "account_id" = $1)
+                       AND ($2::timestamptz IS NULL OR "hold_id" IN (${HOLDS_PAST_HORIZON})) GROUP BY "account_id") r
             ON r."account_id" = l."account_id"
           WHERE coalesce(l."charged", 0) <> coalesce(r."amount", 0)`,
   },
@@ -79,7 +110,8 @@ const CHECKS: Check[] = [
     name: 'budget_usage_is_ledger_sum',
     description:
       "Every budget's spent and held amounts per period equal the sums of the ledger entries of the holds and leases counted against it " +
-      '(an open lease holds its whole grant; its charges count as spent once it is returned).',
+      '(an open lease holds its whole grant; its charges count as spent once it is returned; those of months dropped for retention by their checkpoints).',
+    params: ['account'],
     sql: `WITH "follow" AS (
             -- Per hold or lease, in one pass over the account's ledger: whether it ended, and what was charged under it (charges and refunds apart).
             SELECT e."hold_id", bool_or(e."kind" IN ('settle', 'release', 'lease_return')) AS "ended",
@@ -97,13 +129,16 @@ const CHECKS: Check[] = [
               sum(CASE WHEN k."ended" THEN 0 ELSE k."held" END) AS "held",
               sum(k."settled" + CASE WHEN k."kind" = 'hold' OR k."ended" THEN k."charged" ELSE 0 END) AS "spent"
             FROM "counted" k GROUP BY k."budget_id", k."period_start"
+          ), "checkpoints" AS (
+            SELECT "budget_id", "period_start", sum("spent_microusd") AS "spent" FROM "budget_checkpoints" GROUP BY "budget_id", "period_start"
           )
-          SELECT u."budget_id", u."period_start", u."spent_microusd"::text AS "spent_microusd", coalesce(s."spent", 0)::text AS "ledger_spent_microusd",
+          SELECT u."budget_id", u."period_start", u."spent_microusd"::text AS "spent_microusd", (coalesce(s."spent", 0) + coalesce(k."spent", 0))::text AS "ledger_spent_microusd",
             u."held_microusd"::text AS "held_microusd", coalesce(s."held", 0)::text AS "ledger_held_microusd"
           FROM "budget_usage" u JOIN "budgets" b ON b."id" = u."budget_id"
           LEFT JOIN "sums" s ON s."budget_id" = u."budget_id" AND s."period_start" = u."period_start"
+          LEFT JOIN "checkpoints" k ON k."budget_id" = u."budget_id" AND k."period_start" = u."period_start"
           WHERE ($1::text IS NULL OR b."account_id" = $1)
-            AND (u."spent_microusd" <> coalesce(s."spent", 0) OR u."held_microusd" <> coalesce(s."held", 0))`,
+            AND (u."spent_microusd" <> coalesce(s."spent", 0) + coalesce(k."spent", 0) OR u."held_microusd" <> coalesce(s."held", 0))`,
   },
 ];
 
@@ -116,9 +151,10 @@ const CHECKS: Check[] = [
  * not something for the request path.
  */
 export async function reconcileSpend(db: Pick<Database, 'query'>, accountId: string | null): Promise<ReconcileReport> {
+  const values: Record<CheckParam, unknown> = { account: accountId, ...(await retentionHorizons(db)) };
   const checks: ReconcileCheck[] = [];
   for (const check of CHECKS) {
-    const { rows } = await db.query<Record<string, unknown>>(`${check.sql} LIMIT ${MAX_VIOLATIONS}`, [accountId]);
+    const { rows } = await db.query<Record<string, unknown>>(`${check.sql} LIMIT ${MAX_VIOLATIONS}`, check.params.map((p) => values[p]));
     checks.push({ name: check.name, description: check.description, ok: rows.length === 0, violations: rows.map(jsonSafe) });
   }
   const { rows } = await db.query<{ count: number; amount: string | null; oldest: Date | string | null }>(
@@ -143,6 +179,14 @@ export async function reconcileSpend(db: Pick<Database, 'query'>, accountId: str
     open_leases: { count: lease.count, granted_microusd: Number(lease.granted ?? 0), charged_microusd: Number(lease.charged ?? 0) },
     checked_at: new Date().toISOString(),
   };
+}
+
+async function retentionHorizons(db: Pick<Database, 'query'>): Promise<Horizons> {
+  const { rows } = await db.query<{ both: Date | string | null }>(
+    `SELECT max("through") AS "both" FROM "dropped_partitions" WHERE "table_name" IN ('ledger_entries', 'usage_records')`,
+    [],
+  );
+  return { both: rows[0]?.both ? new Date(rows[0].both) : null };
 }
 
 function jsonSafe(row: Record<string, unknown>): Record<string, unknown> {

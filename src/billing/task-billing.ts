@@ -1,5 +1,7 @@
-import type { Prisma } from '../generated/prisma/client';
+import { timeWindowOfIds } from '../db/time-ordered-id';
+import type { Prisma, UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
+import { figuresInShape, joinUsageRecordParts } from './usage-record-figures';
 
 /**
  * Ends the hold of a task's usage record, in the transaction that moved the
@@ -12,27 +14,49 @@ import { lineItemsSchema, type LineItem } from './line-items';
  * control ends in the same transaction.
  */
 export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: string, requested: number, delivered: number): Promise<boolean> {
-  const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
-  if (!record || record.billingState !== 'held' || record.heldMicrousd === null) return false;
-  const { lineItems, amountMicrousd } = settledLineItems(lineItemsSchema.parse(record.lineItems), requested, delivered);
+  const held = await heldRecord(tx, requestId);
+  if (!held || held.record.heldMicrousd === null) return false;
+  const { lineItems, amountMicrousd } = settledLineItems(held.lineItems, requested, delivered);
   const { count } = await tx.usageRecord.updateMany({
-    where: { id: requestId, billingState: 'held' },
-    data: { billingState: 'settled', amountMicrousd, lineItems, settledAt: new Date() },
+    where: { id: requestId, createdAt: held.record.createdAt, billingState: 'held' },
+    data: { billingState: 'settled', amountMicrousd, figures: held.withLineItems(lineItems), settledAt: new Date() },
   });
-  if (count === 1 && record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, amountMicrousd, null);
+  if (count === 1 && held.record.holdId !== null) await endLedgerHold(tx, held.record.holdId, requestId, amountMicrousd, null);
   return count === 1;
 }
 
 export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: string): Promise<boolean> {
-  const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
-  if (!record || record.billingState !== 'held') return false;
-  const lineItems = refundedLineItems(lineItemsSchema.parse(record.lineItems));
+  const held = await heldRecord(tx, requestId);
+  if (!held) return false;
   const { count } = await tx.usageRecord.updateMany({
-    where: { id: requestId, billingState: 'held' },
-    data: { billingState: 'refunded', amountMicrousd: 0n, lineItems, settledAt: new Date() },
+    where: { id: requestId, createdAt: held.record.createdAt, billingState: 'held' },
+    data: { billingState: 'refunded', amountMicrousd: 0n, figures: held.withLineItems(refundedLineItems(held.lineItems)), settledAt: new Date() },
   });
-  if (count === 1 && record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, null, 'task failed: refunded');
+  if (count === 1 && held.record.holdId !== null) await endLedgerHold(tx, held.record.holdId, requestId, null, 'task failed: refunded');
   return count === 1;
+}
+
+interface HeldRecord {
+  record: UsageRecord;
+  lineItems: LineItem[];
+  /** The record's figures with its line items changed (their amounts and quantities only: the record keeps its shape). */
+  withLineItems(lineItems: LineItem[]): Prisma.InputJsonArray;
+}
+
+/** A task's record while its charge is still held (found in its time's partition), with its line items. */
+async function heldRecord(tx: Prisma.TransactionClient, requestId: string): Promise<HeldRecord | null> {
+  const window = timeWindowOfIds([requestId]);
+  const record = await tx.usageRecord.findFirst({ where: { id: requestId, ...(window ? { createdAt: window } : {}) } });
+  if (!record || record.billingState !== 'held') return null;
+  const shape = await tx.usageShape.findUnique({ where: { id: record.shapeId } });
+  if (!shape) throw new Error(`usage record ${requestId}: its shape ${record.shapeId} is missing from usage_shapes`);
+  const skeleton: unknown = JSON.parse(shape.skeleton);
+  const parts = joinUsageRecordParts(skeleton, record.figures as unknown[]);
+  return {
+    record,
+    lineItems: lineItemsSchema.parse(parts.line_items),
+    withLineItems: (lineItems) => figuresInShape(skeleton, { ...parts, line_items: lineItems }) as Prisma.InputJsonArray,
+  };
 }
 
 /**

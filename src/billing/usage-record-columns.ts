@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The JSON columns of `usage_records`, read through these schemas at the
- * data-layer edge, so a record reaches REST and GraphQL in a known shape.
+ * The JSON parts of a usage record (kept as its shape and figures:
+ * usage-record-figures.ts), read through these schemas at the data-layer
+ * edge, so a record reaches REST and GraphQL in a known shape.
  */
 const measurementSource = z.enum(['provider', 'local_estimate', 'unavailable']);
 
@@ -75,6 +76,9 @@ export const decisionColumn = z
   .nullable();
 
 export type DecisionStage = NonNullable<z.infer<typeof decisionColumn>>;
+
+/** The `refunds` column: each amount refunded from the record, in order. */
+export const refundsColumn = z.array(z.number().int().positive());
 
 /**
  * The `mcp` column: the tool an MCP `tools/call` named (on its server) and

@@ -1,46 +1,46 @@
 import type { Database } from '../db/database';
 import type { UsageRecordRow } from './usage-record';
+import { splitUsageRecordParts, type UsageRecordParts } from './usage-record-figures';
+import type { UsageShapes } from './usage-shapes';
+
+/** A row ready for its columns: the record and its JSON parts as a shape and figures. */
+interface EncodedRow {
+  row: UsageRecordRow;
+  shapeId: number;
+  figures: unknown[];
+}
 
 /**
  * Column by column: the SQL type and the row's value under the column's
  * name. The rows go to the database as one JSON array, a single parameter
  * of one fixed statement (`json_to_recordset`), so any number of rows costs
  * one `JSON.stringify` on the gateway (no per-value escaping into PostgreSQL
- * arrays) and Prisma's query compiler stays off the hot path. JSON columns
- * travel as nested JSON; bigints as strings, which PostgreSQL reads exactly.
- * `ON CONFLICT DO NOTHING` makes replays idempotent.
+ * arrays) and Prisma's query compiler stays off the hot path. The figures
+ * travel as nested JSON (kept as sent, in a `json` column); bigints as
+ * strings, which PostgreSQL reads exactly. `ON CONFLICT DO NOTHING` on the
+ * key (the request id and its time, which the record's ticket fixed when it
+ * opened) makes replays idempotent.
  */
-const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow) => unknown]> = [
-  ['id', 'text', (r) => r.id],
-  ['key_id', 'text', (r) => r.keyId],
-  ['account_id', 'text', (r) => r.accountId],
-  ['created_at', 'timestamptz', (r) => r.createdAt.toISOString()],
-  ['model', 'text', (r) => r.model],
-  ['endpoint', 'text', (r) => r.endpoint],
-  ['status_code', 'int', (r) => r.statusCode],
-  ['prompt_tokens', 'int', (r) => r.promptTokens],
-  ['completion_tokens', 'int', (r) => r.completionTokens],
-  ['total_tokens', 'int', (r) => r.totalTokens],
-  ['measurement', 'jsonb', (r) => r.measurement],
-  ['dimensions', 'jsonb', (r) => r.dimensions],
-  ['currency', 'text', (r) => r.currency],
-  ['amount_microusd', 'bigint', (r) => r.amountMicrousd.toString()],
-  ['pricing_version', 'int', (r) => r.pricingVersion],
-  ['line_items', 'jsonb', (r) => r.lineItems],
-  ['routing', 'jsonb', (r) => r.routing],
-  ['provider_usage', 'jsonb', (r) => r.providerUsage],
-  ['log_id', 'text', (r) => r.logId],
-  ['served_by', 'jsonb', (r) => r.servedBy],
-  ['error_code', 'text', (r) => r.errorCode],
-  ['billing_state', 'text', (r) => r.billingState],
-  ['task_id', 'text', (r) => r.taskId],
-  ['held_microusd', 'bigint', (r) => r.heldMicrousd?.toString() ?? null],
-  ['hold_id', 'bigint', (r) => r.holdId?.toString() ?? null],
-  ['parent_key_id', 'text', (r) => r.parentKeyId],
-  // Absent from rows spooled before these columns existed: NULL.
-  ['search', 'jsonb', (r) => r.search ?? null],
-  ['decision', 'jsonb', (r) => r.decision ?? null],
-  ['mcp', 'jsonb', (r) => r.mcp ?? null],
+const COLUMNS: Array<[column: string, type: string, value: (r: EncodedRow) => unknown]> = [
+  ['created_at', 'timestamptz', ({ row }) => row.createdAt.toISOString()],
+  ['amount_microusd', 'bigint', ({ row }) => row.amountMicrousd.toString()],
+  ['held_microusd', 'bigint', ({ row }) => row.heldMicrousd?.toString() ?? null],
+  ['hold_id', 'bigint', ({ row }) => row.holdId?.toString() ?? null],
+  ['status_code', 'int', ({ row }) => row.statusCode],
+  ['prompt_tokens', 'int', ({ row }) => row.promptTokens],
+  ['completion_tokens', 'int', ({ row }) => row.completionTokens],
+  ['pricing_version', 'int', ({ row }) => row.pricingVersion],
+  ['shape_id', 'int', (r) => r.shapeId],
+  ['id', 'text', ({ row }) => row.id],
+  ['key_id', 'text', ({ row }) => row.keyId],
+  ['account_id', 'text', ({ row }) => row.accountId],
+  ['model', 'text', ({ row }) => row.model],
+  ['endpoint', 'text', ({ row }) => row.endpoint],
+  ['billing_state', 'text', ({ row }) => row.billingState],
+  ['task_id', 'text', ({ row }) => row.taskId],
+  ['error_code', 'text', ({ row }) => row.errorCode],
+  ['parent_key_id', 'text', ({ row }) => row.parentKeyId],
+  ['figures', 'json', (r) => r.figures],
 ];
 
 const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');
@@ -48,7 +48,7 @@ const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');
 const INSERT_SQL =
   `INSERT INTO "usage_records" (${COLUMN_LIST}) ` +
   `SELECT ${COLUMN_LIST} FROM json_to_recordset($1::json) AS r(${COLUMNS.map(([c, type]) => `"${c}" ${type}`).join(', ')}) ` +
-  'ON CONFLICT ("id") DO NOTHING';
+  'ON CONFLICT ("id", "created_at") DO NOTHING';
 
 /**
  * The same insert, for a batch with records of accounts under spend
@@ -65,13 +65,31 @@ const INSERT_AND_END_HOLDS_SQL =
   `'charged', CASE WHEN "amount_microusd" > 0 OR "status_code" < 400 THEN "amount_microusd" END)), '[]'::jsonb)) AS "ended" ` +
   `FROM "inserted" WHERE "hold_id" IS NOT NULL AND "billing_state" <> 'held'`;
 
-export async function insertUsageRecords(db: Pick<Database, 'query'>, rows: UsageRecordRow[]): Promise<void> {
+export async function insertUsageRecords(db: Pick<Database, 'query'>, shapes: UsageShapes, rows: UsageRecordRow[]): Promise<void> {
+  const split = rows.map((row) => splitUsageRecordParts(usageRecordParts(row)));
+  const shapeIds = await shapes.idsOf(split.map((s) => s.skeleton));
+  const encoded = rows.map((row, i): EncodedRow => ({ row, shapeId: shapeIds[i]!, figures: split[i]!.figures }));
   const sql = rows.some((r) => r.holdId !== null && r.billingState !== 'held') ? INSERT_AND_END_HOLDS_SQL : INSERT_SQL;
-  await db.query(sql, [JSON.stringify(rows.map(toColumns))]);
+  await db.query(sql, [JSON.stringify(encoded.map(toColumns))]);
 }
 
-function toColumns(row: UsageRecordRow): Record<string, unknown> {
+/** What of a record its shape and figures keep. Rows spooled before searches, decisions and MCP calls were recorded have none of them. */
+function usageRecordParts(row: UsageRecordRow): UsageRecordParts {
+  return {
+    measurement: row.measurement,
+    dimensions: row.dimensions,
+    line_items: row.lineItems,
+    routing: row.routing,
+    served_by: row.servedBy,
+    provider_usage: row.providerUsage,
+    search: row.search ?? null,
+    decision: row.decision ?? null,
+    mcp: row.mcp ?? null,
+  };
+}
+
+function toColumns(encoded: EncodedRow): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [column, , value] of COLUMNS) out[column] = value(row);
+  for (const [column, , value] of COLUMNS) out[column] = value(encoded);
   return out;
 }

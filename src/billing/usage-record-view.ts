@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
-import { decisionColumn, deliveryOf, dimensionsColumn, mcpColumn, measurementColumn, providerUsageColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type McpToolCall, type SearchUsage } from './usage-record-columns';
+import { logIdFor } from './usage-record';
+import type { UsageRecordParts } from './usage-record-figures';
+import { decisionColumn, deliveryOf, dimensionsColumn, mcpColumn, measurementColumn, providerUsageColumn, refundsColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type McpToolCall, type SearchUsage } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -43,8 +45,9 @@ export interface UsageRecordView {
   mcp?: McpToolCall;
 }
 
-export function toUsageRecordView(row: UsageRecord): UsageRecordView {
-  const routing = routingColumn.parse(row.routing);
+/** The public view of a stored record, its JSON parts read back from its shape and figures (`UsageShapes.partsOf`). */
+export function toUsageRecordView(row: UsageRecord, parts: UsageRecordParts): UsageRecordView {
+  const routing = routingColumn.parse(parts.routing);
   return {
     object: 'usage.request',
     id: row.id,
@@ -54,26 +57,31 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
     usage: {
       prompt_tokens: row.promptTokens,
       completion_tokens: row.completionTokens,
-      total_tokens: row.totalTokens,
-      measurement: measurementColumn.parse(row.measurement),
-      dimensions: dimensionsColumn.parse(row.dimensions),
+      total_tokens: row.promptTokens + row.completionTokens,
+      measurement: measurementColumn.parse(parts.measurement),
+      dimensions: dimensionsColumn.parse(parts.dimensions),
     },
     billing: {
-      currency: row.currency,
+      currency: 'USD',
       // Safe as a JSON number: a single request would need to cost $9 billion to lose precision.
       amount_microusd: Number(row.amountMicrousd),
       pricing_version: row.pricingVersion,
-      line_items: lineItemsSchema.parse(row.lineItems),
+      line_items: [...lineItemsSchema.parse(parts.line_items), ...refundLineItems(row.refunds)],
       state: row.billingState,
       ...(row.heldMicrousd !== null ? { held_microusd: Number(row.heldMicrousd), settled_at: row.settledAt ? Math.floor(row.settledAt.getTime() / 1000) : null } : {}),
     },
     routing,
     delivery: routing && deliveryOf(routing.status_code, row.delivery),
-    provider_usage: providerUsageColumn.parse(row.providerUsage),
-    log_id: row.logId,
+    provider_usage: providerUsageColumn.parse(parts.provider_usage),
+    log_id: logIdFor(row.id),
     ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
-    ...(row.search !== null ? { search: searchColumn.parse(row.search)! } : {}),
-    ...(row.decision !== null ? { decision: decisionColumn.parse(row.decision)! } : {}),
-    ...(row.mcp !== null ? { mcp: mcpColumn.parse(row.mcp)! } : {}),
+    ...(parts.search !== null ? { search: searchColumn.parse(parts.search)! } : {}),
+    ...(parts.decision !== null ? { decision: decisionColumn.parse(parts.decision)! } : {}),
+    ...(parts.mcp !== null ? { mcp: mcpColumn.parse(parts.mcp)! } : {}),
   };
+}
+
+/** Each amount refunded (`refunds`, in order) reads as a `refund` line item of one unit at minus that amount. */
+function refundLineItems(refunds: unknown): LineItem[] {
+  return refundsColumn.parse(refunds ?? []).map((amount) => ({ dimension: 'refund', quantity: 1, unit_microusd: -amount, amount_microusd: -amount }));
 }

@@ -35,7 +35,7 @@ describe('a usage ticket whose client left after the record was committed', () =
   });
 
   const ticket = (id: string) => new UsageTicket(recorder, id, principal, '/v1/chat/completions', new Date(), performance.now());
-  const delivery = async (id: string) => (await db.prisma.usageRecord.findUnique({ where: { id } }))?.delivery;
+  const delivery = async (id: string) => (await db.prisma.usageRecord.findFirst({ where: { id } }))?.delivery;
 
   it('marks the record client_gone when the client leaves after the settlement', async () => {
     const t = ticket('req_after');

@@ -35,7 +35,7 @@ describe('usage writer', () => {
     expect(await valueOf(metrics.usageRecordsWritten)).toBe(300);
     // Group commit: far fewer flushes than records.
     expect(await metrics.registry.getSingleMetricAsString('gateway_usage_flush_duration_seconds')).toMatch(/gateway_usage_flush_duration_seconds_count ([1-9]|[1-4]\d)$/m);
-    const stored = await db.prisma.usageRecord.findUnique({ where: { id: 'req_7' } });
+    const stored = await db.prisma.usageRecord.findFirst({ where: { id: 'req_7' } });
     expect(stored!.amountMicrousd).toBe(12345678901234n);
     await db.close();
   });
@@ -45,17 +45,19 @@ describe('usage writer', () => {
     const broken = await openDatabase({ dataDir: path.join(dir, 'pglite') });
     await broken.close();
     const failing = new UsageWriter(broken, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
-    await failing.write(row('req_lost_1'));
-    await failing.write(row('req_lost_2'));
+    // A record is its request id and the time its ticket opened: the same record, written again, has both.
+    const lost = [row('req_lost_1'), row('req_lost_2')];
+    await failing.write(lost[0]!);
+    await failing.write(lost[1]!);
     expect(readFileSync(spoolFile, 'utf8').trim().split('\n')).toHaveLength(2);
 
     const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
     const writer = new UsageWriter(db, new UsageSpool(spoolFile), silentLogger, new GatewayMetrics());
-    await writer.write(row('req_lost_1')); // already committed once by some other path
+    await writer.write(lost[0]!); // already committed once by some other path
     expect(await writer.replaySpool()).toBe(2);
     expect(existsSync(spoolFile)).toBe(false);
     expect(await db.prisma.usageRecord.count()).toBe(2);
-    const replayed = await db.prisma.usageRecord.findUnique({ where: { id: 'req_lost_2' } });
+    const replayed = await db.prisma.usageRecord.findFirst({ where: { id: 'req_lost_2' } });
     expect(replayed!.amountMicrousd).toBe(12345678901234n);
     await db.close();
   });

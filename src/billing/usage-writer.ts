@@ -1,8 +1,10 @@
 import type { Database } from '../db/database';
+import { timeWindowOfIds } from '../db/time-ordered-id';
 import type { Logger } from '../observability/logger';
 import type { GatewayMetrics } from '../observability/metrics';
 import { insertUsageRecords } from './usage-record-insert';
 import type { UsageRecordRow } from './usage-record';
+import { UsageShapes } from './usage-shapes';
 import type { UsageSpool } from './usage-spool';
 
 interface Pending {
@@ -11,7 +13,10 @@ interface Pending {
 }
 
 const MAX_BATCH = 500;
-const MARK_CLIENT_GONE_SQL = `UPDATE "usage_records" SET "delivery" = 'client_gone' WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb))`;
+/** By id, within the ids' time window (`$2`, `$3`: their month's partition only) when they carry one. */
+const MARK_CLIENT_GONE_SQL =
+  `UPDATE "usage_records" SET "delivery" = 'client_gone' WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)) ` +
+  `AND "created_at" >= coalesce($2::timestamptz, '-infinity') AND "created_at" < coalesce($3::timestamptz, 'infinity')`;
 const RETRY_DELAYS_MS = [25, 100, 400];
 /** A commit running longer than this means the database cannot take writes now (a locked table, a dead link). */
 const STUCK_COMMIT_MS = 5_000;
@@ -53,6 +58,8 @@ export class UsageWriter {
     private readonly spool: UsageSpool,
     private readonly logger: Logger,
     private readonly metrics: GatewayMetrics,
+    /** The shapes dictionary the records' JSON parts are stored against; the gateway shares one with its readers. */
+    private readonly shapes = new UsageShapes(db),
   ) {}
 
   write(row: UsageRecordRow): Promise<void> {
@@ -282,7 +289,8 @@ export class UsageWriter {
       return;
     }
     try {
-      await this.db.query(MARK_CLIENT_GONE_SQL, [JSON.stringify(ids)]);
+      const window = timeWindowOfIds(ids);
+      await this.db.query(MARK_CLIENT_GONE_SQL, [JSON.stringify(ids), window?.gte ?? null, window?.lt ?? null]);
     } catch (err) {
       // An annotation for disputes, not the charge: a failure is logged, not spooled.
       this.logger.warn('could not mark usage records whose client left before the end of the response', { count: ids.length, request_ids: ids.slice(0, 20), err });
@@ -290,7 +298,7 @@ export class UsageWriter {
   }
 
   private insert(rows: UsageRecordRow[]): Promise<void> {
-    return insertUsageRecords(this.db, rows);
+    return insertUsageRecords(this.db, this.shapes, rows);
   }
 }
 

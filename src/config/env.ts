@@ -96,6 +96,12 @@ const envSchema = z.object({
   GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** How long the gateway keeps a stored response (`POST /v1/responses` without `store: false` on a native route) before the sweep removes it. */
   GATEWAY_RESPONSES_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /**
+   * How long usage records and ledger entries are kept, in days (unset: kept for ever). Whole months past it are
+   * dropped (DROP of their partition, never row by row); the ledger's sums per account go to its checkpoints first.
+   */
+  GATEWAY_USAGE_RETENTION_DAYS: z.literal('').transform(() => undefined).or(z.coerce.number().int().positive().optional()),
+  GATEWAY_LEDGER_RETENTION_DAYS: z.literal('').transform(() => undefined).or(z.coerce.number().int().positive().optional()),
   /** Let native `/v1/responses` upstreams store responses as the client asks (`store`); off: `store` goes up false. */
   GATEWAY_RESPONSES_UPSTREAM_STORE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SIMULATOR_PORT: intFromEnv(0),

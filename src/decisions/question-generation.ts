@@ -4,7 +4,7 @@ import type { Catalog, CatalogModel } from '../catalog/catalog';
 import type { DecisionSwitches } from '../config/decision-switches';
 import { Deadline } from '../deadlines/deadline';
 import { GatewayError } from '../errors/gateway-error';
-import { newRequestId } from '../http/request-id';
+import { newRequestStamp } from '../http/request-id';
 import { spendEstimateOf } from '../model-call/call-spend-estimate';
 import { openModelCall } from '../model-call/open-model-call';
 import type { RequestContext } from '../model-call/request-context';
@@ -85,7 +85,7 @@ export class QuestionGenerator {
       max_completion_tokens: Math.min(GENERATION_MAX_TOKENS, generator.config.max_output_tokens ?? GENERATION_MAX_TOKENS),
     });
     const stage = openModelCall(this.deps.recorder, this.deps.logger, {
-      requestId: newRequestId(), principal: ctx.principal, endpoint: DECISIONS_ENDPOINT, createdAt: new Date(), startedAt: performance.now(), span: ctx.span,
+      ...newRequestStamp(), principal: ctx.principal, endpoint: DECISIONS_ENDPOINT, startedAt: performance.now(), span: ctx.span,
     });
     const gen: RequestContext = { ...stage.context, signal: ctx.signal };
     gen.ticket.noteRequestedModel(generator.id);

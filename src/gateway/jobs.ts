@@ -2,6 +2,7 @@ import type { GatewayEnv } from '../config/env';
 import { FileSweeper } from '../jobs/file-sweeper';
 import { HoldSweeper } from '../jobs/hold-sweeper';
 import { IdempotencySweeper } from '../jobs/idempotency-sweeper';
+import { PartitionKeeper, type RetentionDays } from '../jobs/partition-keeper';
 import { ResponseSweeper } from '../jobs/response-sweeper';
 import { VideoPoller } from '../jobs/video-poller';
 import type { GatewayServices } from './services';
@@ -16,8 +17,9 @@ export interface Job {
 /**
  * The gateway's background work: the video poller (when
  * `GATEWAY_VIDEO_POLLER` is on), the sweeps of expired files, idempotency
- * claims, spend holds and stored responses, and the catalog's revision poll (started with
- * the catalog; stopped here).
+ * claims, spend holds and stored responses, the upkeep of the month
+ * partitions (made ahead, dropped past their retention), and the catalog's
+ * revision poll (started with the catalog; stopped here).
  */
 export function gatewayJobs(s: GatewayServices, env: GatewayEnv): Job[] {
   const poller = env.GATEWAY_VIDEO_POLLER
@@ -29,8 +31,16 @@ export function gatewayJobs(s: GatewayServices, env: GatewayEnv): Job[] {
     named('idempotency sweep', new IdempotencySweeper(s.idempotency, s.logger)),
     named('hold sweep', new HoldSweeper(s.ledger, s.leaseStore, s.logger, env.GATEWAY_HOLD_EXPIRY_MS)),
     named('stored response sweep', new ResponseSweeper(s.storedResponses.store, s.logger)),
+    named('partition upkeep', new PartitionKeeper(s.partitions, retentionDays(env), s.logger)),
     { name: 'catalog sync', start: () => {}, stop: () => s.catalogSync.stop() },
   ];
+}
+
+function retentionDays(env: GatewayEnv): RetentionDays {
+  return {
+    ...(env.GATEWAY_USAGE_RETENTION_DAYS ? { usage_records: env.GATEWAY_USAGE_RETENTION_DAYS } : {}),
+    ...(env.GATEWAY_LEDGER_RETENTION_DAYS ? { ledger_entries: env.GATEWAY_LEDGER_RETENTION_DAYS } : {}),
+  };
 }
 
 function named(name: string, job: { start(): void; stop(): Promise<void> }): Job {

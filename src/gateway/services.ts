@@ -15,6 +15,7 @@ import { SpendLeaseStore } from '../billing/spend-lease-store';
 import { DEFAULT_LEASE_SIZING } from '../billing/lease-sizing';
 import { UsageRecorder } from '../billing/usage-recorder';
 import { UsageSpool } from '../billing/usage-spool';
+import { UsageShapes } from '../billing/usage-shapes';
 import { UsageWriter } from '../billing/usage-writer';
 import { WalletStore } from '../billing/wallet-store';
 import type { Catalog } from '../catalog/catalog';
@@ -24,6 +25,7 @@ import type { GatewayEnv } from '../config/env';
 import type { LoadedConfig } from '../config/load-config';
 import type { CredentialServices } from '../credentials/mint-credential';
 import type { Database } from '../db/database';
+import { TimePartitions } from '../db/time-partitions';
 import { DecisionService } from '../decisions/decision-service';
 import { DECISION_TIME_LIMITS } from '../decisions/decision-time-limits';
 import { QuestionGenerator } from '../decisions/question-generation';
@@ -90,6 +92,8 @@ export interface GatewayServices {
 
   writer: UsageWriter;
   recorder: UsageRecorder;
+  /** The month partitions of usage records, the ledger and stored responses. */
+  partitions: TimePartitions;
   ledger: Ledger;
   /** The spend leases' rows (the sweep ends expired ones), and this instance's leases, given back at shutdown (null: leases off). */
   leaseStore: SpendLeaseStore;
@@ -155,7 +159,8 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const routing = newRouting(metrics, tracing);
   const spool = new UsageSpool(path.join(env.dataDir, 'usage-spool.jsonl'));
   metrics.readSpoolDepthFrom(spool);
-  const writer = new UsageWriter(db, spool, logger, metrics);
+  const usageShapes = new UsageShapes(db);
+  const writer = new UsageWriter(db, spool, logger, metrics, usageShapes);
   await writer.replaySpool();
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const leaseStore = new SpendLeaseStore(db);
@@ -211,7 +216,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
     keys, authenticator, accounts,
     credentials: { credentials: new CredentialStore(db, keys), keys, wallets, budgets },
-    writer, recorder, ledger, leaseStore, spendLeases,
+    writer, recorder, ledger, leaseStore, spendLeases, partitions: new TimePartitions(db),
     keyAdmin: new KeyAdmin(keys),
     accountAdmin: new AccountAdmin(accounts),
     spendAdmin: new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger }),
@@ -228,7 +233,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     mcp,
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,
-    usage: new UsageQueries(db.prisma),
+    usage: new UsageQueries(db.prisma, usageShapes),
     spend: new SpendTotals(db),
     fileStorage, keyChanges, rateLimitRedis,
   };

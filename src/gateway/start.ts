@@ -6,6 +6,7 @@ import type { GatewayEnv } from '../config/env';
 import type { LoadedConfig } from '../config/load-config';
 import { openDatabase, type Database } from '../db/database';
 import { migrate } from '../db/migrate';
+import { TimePartitions } from '../db/time-partitions';
 import { answerClientError } from '../http/client-error';
 import { startOpsServer, type OpsServer } from '../http/ops-server';
 import { OverloadGuard } from '../http/overload-guard';
@@ -62,7 +63,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     timeouts: { statementMs: env.GATEWAY_DB_STATEMENT_TIMEOUT_MS, lockMs: env.GATEWAY_DB_LOCK_TIMEOUT_MS, connectMs: env.GATEWAY_DB_CONNECT_TIMEOUT_MS },
   });
   const migrations = await migrate(db);
-  logger.info('database ready', { database: db.kind, migrations_applied: migrations.applied, ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}) });
+  // Before any record is written (the spool's replay among them): this month's partitions and the next ones.
+  const partitionsMade = await new TimePartitions(db).prepare(new Date());
+  logger.info('database ready', {
+    database: db.kind, migrations_applied: migrations.applied, ...(partitionsMade.length ? { partitions_made: partitionsMade } : {}), ...(db.kind === 'pglite' ? { data_dir: env.dataDir } : {}),
+  });
 
   // The built-in upstream, when the catalog has providers without an API key: the one place the gateway starts it.
   const simulator = needsSimulator(opts.loaded.config) ? await startBuiltInSimulator(opts.loaded.config, { port: env.SIMULATOR_PORT }) : undefined;

@@ -5,7 +5,7 @@ import { CloseCode, type Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { clientAddress } from '../http/auth';
-import { newRequestId } from '../http/request-id';
+import { newRequestStamp } from '../http/request-id';
 import { rootKeyId, type Principal } from '../keys/principal';
 import { authenticate, connectionSecret } from './authenticate';
 import { operationContext, type GraphqlContext, type GraphqlShared, type OperationRequest } from './context';
@@ -71,7 +71,7 @@ export function serveSubscriptions(wsServer: WebSocketServer, schema: GraphQLSch
         return true;
       },
       onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
-        const request: OperationRequest = { requestId: newRequestId(), createdAt: new Date(), startedAt: performance.now() };
+        const request: OperationRequest = { ...newRequestStamp(), startedAt: performance.now() };
         // While shutting down, a new stream would only be cut (and recorded as abandoned) moments later.
         if (shared.isDraining()) return [refusalError(Errors.shuttingDown(), request.requestId)];
         // A key revoked or expired while its connection stays open stops working at its next operation.

@@ -17,7 +17,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     return;
   }
   const refusal = refusalFor(err.code);
-  const requestId = newRequestId();
+  const requestId = newRequestId(new Date());
   const body = JSON.stringify(toEnvelope(refusal, requestId));
   socket.end(
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +

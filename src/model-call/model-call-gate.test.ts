@@ -51,7 +51,7 @@ describe('the model call gate', () => {
   const chat = (model: string, maxTokens?: number) => ({ model, messages: [{ role: 'user', content: 'hello there' }], ...(maxTokens ? { max_tokens: maxTokens } : {}) });
   const record = async (id: string) => {
     await writer.flush();
-    return db.prisma.usageRecord.findUnique({ where: { id } });
+    return db.prisma.usageRecord.findFirst({ where: { id } });
   };
 
   it('admits every call when no limits are configured, with no headers to send', async () => {

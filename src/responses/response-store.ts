@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../db/database';
+import { TimePartitions } from '../db/time-partitions';
 import type { Logger } from '../observability/logger';
 import type { ResponsesRequest } from './responses-request-schema';
 
@@ -122,6 +123,17 @@ export class ResponseStore {
       [id, keyId, now, maxLength],
     );
     return rows.map(fromRow);
+  }
+
+  /**
+   * Drops, whole, the month partitions whose every response has expired
+   * (the month ended a retention ago; the database checks each row's
+   * expiry before it drops); the months after them are left to
+   * `deleteExpired`. Returns the partitions dropped.
+   */
+  async dropExpiredPartitions(now = new Date()): Promise<string[]> {
+    const outcomes = await new TimePartitions(this.db).dropBefore('stored_responses', new Date(now.getTime() - this.retentionMs));
+    return outcomes.filter((o) => o.outcome === 'dropped').map((o) => o.partition);
   }
 
   /** Removes up to `limit` expired responses (one statement); how many it removed. */

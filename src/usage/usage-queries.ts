@@ -1,7 +1,9 @@
 import type { Prisma, PrismaClient, UsageRecord } from '../generated/prisma/client';
 import { decodeCursor, pageOf, type Page, type PageRequest } from '../db/page';
 import { afterPosition, timeIdCursor } from '../db/time-id-cursor';
+import { timeWindowOfIds } from '../db/time-ordered-id';
 import { isWellFormedId } from '../db/well-formed-id';
+import type { UsageShapes } from '../billing/usage-shapes';
 import { toUsageRecordView, type UsageRecordView } from '../billing/usage-record-view';
 import type { Principal } from '../keys/principal';
 
@@ -26,23 +28,38 @@ export type KeyedUsageRecord = UsageRecordView & { key_id: string };
 
 /** Reads of usage records, always scoped to the calling key. */
 export class UsageQueries {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly shapes: UsageShapes,
+  ) {}
 
   async byId(principal: Principal, id: string): Promise<UsageRecordView | null> {
     const [row] = await this.rowsByIds(principal, [id]);
-    return row ? toUsageRecordView(row) : null;
+    if (!row) return null;
+    const [parts] = await this.shapes.partsOf([row]);
+    return toUsageRecordView(row, parts!);
   }
 
   /** The records of these ids the key made, in one statement, in no particular order. */
   async byIds(principal: Principal, ids: readonly string[]): Promise<KeyedUsageRecord[]> {
-    return (await this.rowsByIds(principal, ids)).map(keyedView);
+    return this.keyedViews(await this.rowsByIds(principal, ids));
   }
 
-  /** Another key's record is left out exactly like a missing one (and so is an id that is not well formed). */
+  /**
+   * Another key's record is left out exactly like a missing one (and so is
+   * an id that is not well formed). Ids that carry their time are looked
+   * for in the partitions of that time only.
+   */
   private async rowsByIds(principal: Principal, ids: readonly string[]): Promise<UsageRecord[]> {
     const wellFormed = [...new Set(ids)].filter(isWellFormedId);
     if (!wellFormed.length) return [];
-    return this.prisma.usageRecord.findMany({ where: { id: { in: wellFormed }, keyId: principal.keyId } });
+    const window = timeWindowOfIds(wellFormed);
+    return this.prisma.usageRecord.findMany({ where: { id: { in: wellFormed }, keyId: principal.keyId, ...(window ? { createdAt: window } : {}) } });
+  }
+
+  private async keyedViews(rows: UsageRecord[]): Promise<KeyedUsageRecord[]> {
+    const parts = await this.shapes.partsOf(rows);
+    return rows.map((row, i) => ({ ...toUsageRecordView(row, parts[i]!), key_id: row.keyId }));
   }
 
   /**
@@ -58,10 +75,7 @@ export class UsageQueries {
     if (filter.since || filter.until) where.createdAt = { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) };
     if (request.after !== null) where.OR = afterPosition(decodeCursor(timeIdCursor, request.after));
     const rows = await this.prisma.usageRecord.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: request.limit + 1 });
-    return pageOf(rows, request.limit, keyedView, timeIdCursor.encode);
+    const page = pageOf(rows, request.limit, (row) => row, timeIdCursor.encode);
+    return { ...page, items: await this.keyedViews(page.items) };
   }
-}
-
-function keyedView(row: UsageRecord): KeyedUsageRecord {
-  return { ...toUsageRecordView(row), key_id: row.keyId };
 }

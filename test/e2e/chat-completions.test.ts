@@ -263,7 +263,7 @@ describe.each(TEST_DATABASES)('chat completions with the openai SDK (%s)', (data
     const row = await waitFor(async () => (await t.gateway.db.prisma.usageRecord.findFirst({ where: { keyId } })) ?? undefined);
     expect(row).toMatchObject({ statusCode: 499, errorCode: 'client_closed_request', completionTokens: 0 });
     expect(row.promptTokens).toBeGreaterThan(10);
-    expect(row.measurement).toEqual({ input: 'local_estimate', output: 'local_estimate' });
+    expect((await fetchUsageRecord(t, own, row.id)).body.usage.measurement).toEqual({ input: 'local_estimate', output: 'local_estimate' });
     expect(row.amountMicrousd).toBeGreaterThan(0n);
   });
 

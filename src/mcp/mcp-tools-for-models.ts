@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error';
-import { newRequestId } from '../http/request-id';
+import { newRequestStamp } from '../http/request-id';
 import type { ModelCallGate } from '../model-call/model-call-gate';
 import type { RequestContext } from '../model-call/request-context';
 import { MCP_ENDPOINT, type McpService } from './mcp-service';
@@ -75,12 +75,12 @@ export class McpToolsForModels {
    * leaving, ends the loop (thrown).
    */
   async call(ctx: RequestContext, name: string, args: string): Promise<McpCallMade> {
-    const requestId = newRequestId();
+    const { requestId, createdAt } = newRequestStamp();
     const named = splitNamespacedName(name)!;
     const made = { id: `mcp_${requestId.replace(/^req_/, '')}`, server_label: named.server, name: named.name, arguments: args };
     const parsed = parseArguments(args);
     if (!parsed) return { ...made, output: null, error: 'The arguments are not a JSON object.' };
-    const opened = this.gate.open({ requestId, principal: ctx.principal, endpoint: MCP_ENDPOINT, createdAt: new Date(), startedAt: performance.now(), span: ctx.span });
+    const opened = this.gate.open({ requestId, principal: ctx.principal, endpoint: MCP_ENDPOINT, createdAt, startedAt: performance.now(), span: ctx.span });
     const call: RequestContext = { ...opened.context, signal: ctx.signal };
     const admit = async () => {
       const admission = await this.gate.admit(call, { endpoint: 'mcp', model: undefined, body: undefined });
@@ -103,7 +103,8 @@ export class McpToolsForModels {
    * the rate limits with the turn's body. Refused: recorded, and thrown.
    */
   async openTurn(ctx: RequestContext, endpoint: string, body: unknown): Promise<RequestContext> {
-    const opened = this.gate.open({ requestId: newRequestId(), principal: ctx.principal, endpoint, createdAt: new Date(), startedAt: performance.now(), span: ctx.span });
+    const { requestId, createdAt } = newRequestStamp();
+    const opened = this.gate.open({ requestId, principal: ctx.principal, endpoint, createdAt, startedAt: performance.now(), span: ctx.span });
     const turn: RequestContext = { ...opened.context, signal: ctx.signal };
     const admission = await this.gate.admit(turn, { endpoint: 'chat', model: (body as { model?: string }).model, body });
     if (admission.refusal) throw await this.gate.refuse(turn, admission.refusal);

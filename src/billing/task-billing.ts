@@ -1,5 +1,6 @@
 import type { Prisma } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
+import { CHARGE_CHANGE_SQL } from './usage-rollups';
 
 /**
  * Ends the hold of a task's usage record, in the transaction that moved the
@@ -9,7 +10,7 @@ import { lineItemsSchema, type LineItem } from './line-items';
  * Settling charges the share actually delivered (never more than held),
  * line item by line item; refunding charges nothing and keeps the held
  * amount on record for audit. The ledger hold of an account under spend
- * control ends in the same transaction.
+ * control ends in the same transaction, and so do the roll-ups' sums.
  */
 export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: string, requested: number, delivered: number): Promise<boolean> {
   const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
@@ -19,8 +20,10 @@ export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: 
     where: { id: requestId, billingState: 'held' },
     data: { billingState: 'settled', amountMicrousd, lineItems, settledAt: new Date() },
   });
-  if (count === 1 && record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, amountMicrousd, null);
-  return count === 1;
+  if (count !== 1) return false;
+  if (record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, amountMicrousd, null);
+  await changeRolledUpCharge(tx, requestId, amountMicrousd - record.amountMicrousd);
+  return true;
 }
 
 export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: string): Promise<boolean> {
@@ -31,8 +34,10 @@ export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: 
     where: { id: requestId, billingState: 'held' },
     data: { billingState: 'refunded', amountMicrousd: 0n, lineItems, settledAt: new Date() },
   });
-  if (count === 1 && record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, null, 'task failed: refunded');
-  return count === 1;
+  if (count !== 1) return false;
+  if (record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, null, 'task failed: refunded');
+  await changeRolledUpCharge(tx, requestId, -record.amountMicrousd);
+  return true;
 }
 
 /**
@@ -42,6 +47,16 @@ export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: 
 async function endLedgerHold(tx: Prisma.TransactionClient, holdId: bigint, requestId: string, charged: bigint | null, note: string | null): Promise<void> {
   const item = { hold_id: holdId.toString(), request_id: requestId, charged: charged === null ? null : charged.toString(), note };
   await tx.$queryRawUnsafe('SELECT gateway_end_holds($1::jsonb) AS "ended"', JSON.stringify([item]));
+}
+
+/**
+ * The spend totals' roll-ups follow the record's new charge, in the same
+ * transaction. The difference is taken from the record as read before the
+ * update: a held record's charge changes only when it leaves `held`, which
+ * the update's own condition allows once.
+ */
+async function changeRolledUpCharge(tx: Prisma.TransactionClient, requestId: string, difference: bigint): Promise<void> {
+  if (difference !== 0n) await tx.$executeRawUnsafe(CHARGE_CHANGE_SQL, requestId, difference.toString());
 }
 
 /**

@@ -1,0 +1,87 @@
+-- Roll-ups of usage records: the sums spend totals read (requests, prompt and
+-- completion tokens, micro-USD charged) per UTC day, and for all accounts
+-- together per UTC hour too, kept apart by what totals group and filter by.
+-- They are maintained in the statement that commits the records
+-- (billing/usage-record-insert.ts) and in the transaction that changes a
+-- record's charge (billing/task-billing.ts), from the rows actually inserted
+-- or changed, so they always equal the sums of the records. They are tables
+-- of their own, not partitions: dropping old records keeps their sums.
+-- billing/usage-rollups.ts describes the same tables to the code.
+
+-- One key's spend; the operator's grouping by key, project (the key's) or member (the key's).
+CREATE TABLE "usage_daily_by_key" (
+    "key_id" TEXT NOT NULL,
+    "day" DATE NOT NULL,
+    "account_id" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "status_code" INTEGER NOT NULL,
+    "requests" BIGINT NOT NULL,
+    "prompt_tokens" BIGINT NOT NULL,
+    "completion_tokens" BIGINT NOT NULL,
+    "amount_microusd" BIGINT NOT NULL,
+    CONSTRAINT "usage_daily_by_key_pkey" PRIMARY KEY ("key_id", "day", "account_id", "model", "endpoint", "status_code")
+);
+CREATE INDEX "usage_daily_by_key_account_id_day_idx" ON "usage_daily_by_key"("account_id", "day");
+
+-- One account's spend; all accounts grouped by account.
+CREATE TABLE "usage_daily_by_account" (
+    "account_id" TEXT NOT NULL,
+    "day" DATE NOT NULL,
+    "model" TEXT NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "status_code" INTEGER NOT NULL,
+    "requests" BIGINT NOT NULL,
+    "prompt_tokens" BIGINT NOT NULL,
+    "completion_tokens" BIGINT NOT NULL,
+    "amount_microusd" BIGINT NOT NULL,
+    CONSTRAINT "usage_daily_by_account_pkey" PRIMARY KEY ("account_id", "day", "model", "endpoint", "status_code")
+);
+CREATE INDEX "usage_daily_by_account_day_account_id_idx" ON "usage_daily_by_account"("day", "account_id");
+
+-- All accounts together, per day.
+CREATE TABLE "usage_daily" (
+    "day" DATE NOT NULL,
+    "model" TEXT NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "status_code" INTEGER NOT NULL,
+    "requests" BIGINT NOT NULL,
+    "prompt_tokens" BIGINT NOT NULL,
+    "completion_tokens" BIGINT NOT NULL,
+    "amount_microusd" BIGINT NOT NULL,
+    CONSTRAINT "usage_daily_pkey" PRIMARY KEY ("day", "model", "endpoint", "status_code")
+);
+
+-- All accounts together, per hour: the ends of a range that are not whole days.
+CREATE TABLE "usage_hourly" (
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "model" TEXT NOT NULL,
+    "endpoint" TEXT NOT NULL,
+    "status_code" INTEGER NOT NULL,
+    "requests" BIGINT NOT NULL,
+    "prompt_tokens" BIGINT NOT NULL,
+    "completion_tokens" BIGINT NOT NULL,
+    "amount_microusd" BIGINT NOT NULL,
+    CONSTRAINT "usage_hourly_pkey" PRIMARY KEY ("hour", "model", "endpoint", "status_code")
+);
+
+-- The records already there. Records that old instances commit after this
+-- migration (a rolling upgrade) are not in these sums:
+-- `gateway rollups check` finds those days and `gateway rollups rebuild` sums them again.
+INSERT INTO "usage_daily_by_key" ("key_id", "day", "account_id", "model", "endpoint", "status_code", "requests", "prompt_tokens", "completion_tokens", "amount_microusd")
+SELECT "key_id", ("created_at" AT TIME ZONE 'UTC')::date, "account_id", "model", "endpoint", "status_code",
+       count(*), sum("prompt_tokens"), sum("completion_tokens"), sum("amount_microusd")
+FROM "usage_records" GROUP BY 1, 2, 3, 4, 5, 6;
+
+INSERT INTO "usage_daily_by_account" ("account_id", "day", "model", "endpoint", "status_code", "requests", "prompt_tokens", "completion_tokens", "amount_microusd")
+SELECT "account_id", "day", "model", "endpoint", "status_code", sum("requests"), sum("prompt_tokens"), sum("completion_tokens"), sum("amount_microusd")
+FROM "usage_daily_by_key" GROUP BY 1, 2, 3, 4, 5;
+
+INSERT INTO "usage_daily" ("day", "model", "endpoint", "status_code", "requests", "prompt_tokens", "completion_tokens", "amount_microusd")
+SELECT "day", "model", "endpoint", "status_code", sum("requests"), sum("prompt_tokens"), sum("completion_tokens"), sum("amount_microusd")
+FROM "usage_daily_by_account" GROUP BY 1, 2, 3, 4;
+
+INSERT INTO "usage_hourly" ("hour", "model", "endpoint", "status_code", "requests", "prompt_tokens", "completion_tokens", "amount_microusd")
+SELECT date_trunc('hour', "created_at" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', "model", "endpoint", "status_code",
+       count(*), sum("prompt_tokens"), sum("completion_tokens"), sum("amount_microusd")
+FROM "usage_records" GROUP BY 1, 2, 3, 4;

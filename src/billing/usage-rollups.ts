@@ -15,7 +15,7 @@ export interface UsageRollup {
   table: string;
   /** Its time column: `day` (a UTC date) or `hour` (the start of a UTC hour). */
   grain: RollupGrain;
-  /** Its primary key after the time column, in the key's order (the key's first column may come before the time, see `keyOrder`). */
+  /** The columns of usage records it keeps apart (its rows are their distinct values, per day or hour). */
   dimensions: readonly RollupDimension[];
   /** The primary key's columns in order: the order rows are locked in, the same for every writer. */
   keyOrder: readonly string[];

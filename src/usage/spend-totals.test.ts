@@ -115,6 +115,17 @@ describe.each(TEST_DATABASES)('spend totals from roll-ups (%s)', (kind) => {
     expect(view.total.amount_microusd).toBe(view.data.reduce((a, row) => a + row.amount_microusd, 0));
   });
 
+  it("has an index to read the minutes at the ends of every account's range by time, not the whole table", async () => {
+    // Partitioned or not, the records must keep an index led by created_at (the BRIN index of the migrations).
+    const { rows } = await t.db.query<{ name: string }>(
+      `SELECT c."relname" AS "name" FROM "pg_index" i JOIN "pg_class" c ON c."oid" = i."indexrelid"
+       JOIN "pg_attribute" a ON a."attrelid" = i."indrelid" AND a."attnum" = i."indkey"[0]
+       WHERE i."indrelid" = '"usage_records"'::regclass AND a."attname" = 'created_at'`,
+      [],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
   it('keeps the sums of whole days after their records are dropped (as old partitions are)', async () => {
     const day = { from: new Date(START + DAY), to: new Date(START + 2 * DAY) };
     const before = await totals.totals({ accountId: 'acct_a' }, ['model', 'day'], day);

@@ -23,6 +23,8 @@ CREATE TABLE "usage_daily_by_key" (
     CONSTRAINT "usage_daily_by_key_pkey" PRIMARY KEY ("key_id", "day", "account_id", "model", "endpoint", "status_code")
 );
 CREATE INDEX "usage_daily_by_key_account_id_day_idx" ON "usage_daily_by_key"("account_id", "day");
+-- Every key's rows of a day: all accounts grouped by key, and a day's rebuild.
+CREATE INDEX "usage_daily_by_key_day_idx" ON "usage_daily_by_key"("day");
 
 -- One account's spend; all accounts grouped by account.
 CREATE TABLE "usage_daily_by_account" (

@@ -1,6 +1,7 @@
 import { anthropicStream } from './anthropic-stream-phase';
 import { dialects } from './dialects-phase';
 import { fileUpload } from './file-upload-phase';
+import { mcpToolCall } from './mcp-tool-call-phase';
 import { portkey } from './portkey-phase';
 import { recordWrites } from './record-writes-phase';
 import { CHAT_PHASES, memory, type Phase } from './phases';
@@ -14,4 +15,4 @@ import { videoTasks } from './video-poll-phase';
  * file_upload (whose RSS growth it would otherwise count) and video_tasks,
  * which replaces it with two fresh instances.
  */
-export const PHASES: Phase[] = [...CHAT_PHASES, portkey, recordWrites, spendControl, anthropicStream, dialects, tracing, memory, fileUpload, videoTasks];
+export const PHASES: Phase[] = [...CHAT_PHASES, portkey, recordWrites, spendControl, anthropicStream, dialects, mcpToolCall, tracing, memory, fileUpload, videoTasks];

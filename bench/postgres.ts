@@ -37,10 +37,11 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-export async function createBenchDatabase(env: NodeJS.ProcessEnv = process.env): Promise<BenchDatabase> {
+/** `prefix` names what the database is for (`bench`, or a stand-alone bench's own). */
+export async function createBenchDatabase(env: NodeJS.ProcessEnv = process.env, prefix = 'bench'): Promise<BenchDatabase> {
   const admin = adminUrl(env);
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-  const name = `bench_${stamp}_${process.pid}`;
+  const name = `${prefix}_${stamp}_${process.pid}`;
   await withClient(admin, (c) => c.query(`CREATE DATABASE "${name}"`));
   let dropped = false;
   return {

@@ -172,6 +172,12 @@ export async function startBareProxyProcess(upstreamUrl: string, timeoutMs = 15_
   return { handle, url: await listeningUrl(handle, 'bare_proxy_listening', timeoutMs) };
 }
 
+/** The MCP server of the mcp_tool_call phase (mcp-echo-server.ts); ready when it prints its URL. */
+export async function startMcpEchoProcess(timeoutMs = 15_000): Promise<SimulatorProcess> {
+  const handle = spawnNode('mcp echo server', [], [], baseEnv(), undefined, path.join(__dirname, 'mcp-echo-server.js'));
+  return { handle, url: await listeningUrl(handle, 'mcp_echo_listening', timeoutMs) };
+}
+
 /** Waits for a child's one JSON line `{"event": <event>, "url": ...}`. */
 function listeningUrl(handle: ChildHandle, eventName: string, timeoutMs: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {

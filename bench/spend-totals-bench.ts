@@ -45,7 +45,7 @@ import { seedAccountId, seedKeyId, seedKeys, seedUsageRecords, type UsageSeed } 
  *   BENCH_PG_URL                   PostgreSQL server (default postgres://$USER@127.0.0.1:5432/postgres)
  */
 
-const ROLLUPS_MIGRATION = '20261130010000_usage_rollups';
+const ROLLUPS_MIGRATION = '20261202010000_usage_rollups';
 const DAY_MS = 86_400_000;
 const ADMIN_TOKEN = `bench-admin-${Date.now()}`;
 

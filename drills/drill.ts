@@ -3,7 +3,7 @@
  * its own PostgreSQL or Redis when it breaks them), does its harm under load,
  * and reports each check with what it measured. `short` drills run in CI;
  * the long ones are run by hand (`DRILLS=all npm run drills`) and their last
- * result is kept in the README.
+ * result is kept in docs/reliability.md.
  */
 export interface Drill {
   id: string;

@@ -40,6 +40,7 @@ const LAYERS = {
   'generate-content': 6,
   messages: 6,
   search: 6,
+  mcp: 6,
   decisions: 6,
   credentials: 6,
   'console-route': 6,

@@ -9,11 +9,12 @@ import { AdminPage } from './pages/admin/AdminPage';
 import { CatalogPage } from './pages/catalog/CatalogPage';
 import { CredentialsPage } from './pages/credentials/CredentialsPage';
 import { FilesPage } from './pages/files/FilesPage';
+import { McpPage } from './pages/mcp/McpPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TasksPage } from './pages/tasks/TasksPage';
 import { UsagePage } from './pages/usage/UsagePage';
 
-const ROUTES = ['tasks', 'usage', 'files', 'credentials', 'catalog', 'admin'] as const;
+const ROUTES = ['tasks', 'usage', 'files', 'credentials', 'catalog', 'admin', 'mcp'] as const;
 type Route = (typeof ROUTES)[number];
 
 const NAV: ReadonlyArray<NavItem<Route>> = [
@@ -23,10 +24,14 @@ const NAV: ReadonlyArray<NavItem<Route>> = [
   { route: 'credentials', label: 'Credentials' },
   { route: 'catalog', label: 'Catalog' },
   { route: 'admin', label: 'Admin' },
+  { route: 'mcp', label: 'MCP' },
 ];
 
+/** The pages that run as the operator, with the admin token. */
+type OperatorRoute = 'admin' | 'mcp';
+
 /** The pages that run as the API key. */
-const KEY_PAGES: Record<Exclude<Route, 'admin'>, FunctionComponent<{ apiKey: string }>> = {
+const KEY_PAGES: Record<Exclude<Route, OperatorRoute>, FunctionComponent<{ apiKey: string }>> = {
   tasks: TasksPage,
   usage: UsagePage,
   files: FilesPage,
@@ -44,7 +49,7 @@ const FIRST_KEY_PAGE: Route = 'catalog';
  * The console: a header with the page links and the key in use, the
  * toasts, and the page of the location's hash. Every page but Admin runs
  * as the API key; without one, the sign-in page offers the key or the
- * admin token. Admin runs with the admin token, kept apart from the key.
+ * admin token. Admin and MCP run with the admin token, kept apart from the key.
  */
 export function App() {
   const route = useHashRoute(ROUTES, 'tasks');
@@ -54,7 +59,7 @@ export function App() {
   useEffect(() => {
     document.title = `${label} · Model Gateway console`;
   }, [label]);
-  const Page = route === 'admin' ? undefined : KEY_PAGES[route];
+  const Page = route === 'admin' || route === 'mcp' ? undefined : KEY_PAGES[route];
   const signInWithKey = (value: string, remember: boolean) => {
     key.save(value, remember);
     window.location.hash = `#/${FIRST_KEY_PAGE}`;
@@ -70,7 +75,9 @@ export function App() {
       </header>
       <main>
         <ToastRegion />
-        {Page === undefined ? (
+        {route === 'mcp' ? (
+          <McpPage token={adminToken} />
+        ) : Page === undefined ? (
           <AdminPage token={adminToken} onSignIn={signInWithKey} />
         ) : key.value ? (
           <Page key={key.value} apiKey={key.value} />

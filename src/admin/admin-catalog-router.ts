@@ -1,16 +1,15 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { CatalogEditError, type CatalogSync } from '../catalog/catalog-sync';
+import type { CatalogSync } from '../catalog/catalog-sync';
 import type { CatalogRevision } from '../catalog/catalog-store';
 import { GatewayError } from '../errors/gateway-error';
 import { Errors } from '../errors/errors';
 import { parseRequest } from '../errors/parse-request';
 import { requireAdminToken } from '../http/auth';
 import { methodNotAllowed } from '../http/method-not-allowed';
+import { editCatalog, type CatalogDocument } from './catalog-edit';
 
 const enabledSchema = z.strictObject({ enabled: z.boolean() });
-
-type Document = { providers?: Record<string, Record<string, unknown>>; models?: Array<Record<string, unknown>> };
 
 /**
  * The operator's runtime catalog: `GET /api/admin/catalog` (the revision in
@@ -23,13 +22,8 @@ export function adminCatalogRouter(sync: CatalogSync, adminToken: string | undef
   const router = Router();
   const admin = requireAdminToken(adminToken);
 
-  const edit = async (change: (latest: CatalogRevision | undefined) => unknown) => {
-    try {
-      await sync.edit('admin', change);
-    } catch (err) {
-      if (err instanceof CatalogEditError) throw new GatewayError('invalid_catalog', err.message);
-      throw err;
-    }
+  const edit = async (change: (document: CatalogDocument) => CatalogDocument) => {
+    await editCatalog(sync, change);
     return view(sync, await sync.currentDocument());
   };
 
@@ -41,19 +35,18 @@ export function adminCatalogRouter(sync: CatalogSync, adminToken: string | undef
     .put(admin, jsonBody, async (req, res) => {
       const document = req.body as unknown;
       if (!document || typeof document !== 'object' || Array.isArray(document)) throw Errors.validation('', 'The body must be the catalog document: {providers, models, routes}.');
-      res.json(await edit(() => document));
+      res.json(await edit(() => document as CatalogDocument));
     })
     .all(methodNotAllowed(['GET', 'PUT']));
 
   /** PATCH {enabled} on one entry of the newest document, found by `locate` (which throws the entry's 404). */
-  const enabledSwitch = (path: string, locate: (document: Document, name: string) => Record<string, unknown>) =>
+  const enabledSwitch = (path: string, locate: (document: CatalogDocument, name: string) => Record<string, unknown>) =>
     router
       .route(path)
       .patch(admin, jsonBody, async (req, res) => {
         const { enabled } = parseRequest(enabledSchema, req.body);
         const name = String(req.params.name);
-        res.json(await edit((latest) => {
-          const document = structuredClone(latest?.document ?? {}) as Document;
+        res.json(await edit((document) => {
           locate(document, name).enabled = enabled;
           return document;
         }));

@@ -46,7 +46,7 @@ describe('KeyAdmin and AccountAdmin (PGlite)', () => {
     });
     expect(await refusal(keys.update('key_missing', { allowed_domains: [] }))).toMatchObject({ code: 'key_not_found', status: 404, message: 'No API key "key_missing".' });
     expect(await refusal(keys.update('key_missing', { allowed_domains: [], extra: 1 }))).toMatchObject({ code: 'invalid_parameter', status: 400 });
-    expect(await refusal(keys.update('key_missing', {}))).toMatchObject({ code: 'invalid_parameter', status: 400, param: null, message: 'The change names nothing: send "models", "allowed_domains" or both.' });
+    expect(await refusal(keys.update('key_missing', {}))).toMatchObject({ code: 'invalid_parameter', status: 400, param: null, message: 'The change names nothing: send "models", "allowed_domains", "mcp_tools" or several.' });
     expect(await refusal(keys.update('key_missing', { models: [''] }))).toMatchObject({ code: 'invalid_parameter', param: 'models[0]' });
     expect(await refusal(keys.revoke('not an id'))).toMatchObject({ code: 'key_not_found', status: 404, message: 'No API key "not an id".' });
   });

@@ -4,10 +4,13 @@ import { Errors } from '../errors/errors';
 import { GatewayError } from '../errors/gateway-error';
 import { parseRequest } from '../errors/parse-request';
 import { domainNameSchema } from '../keys/domain-name';
+import { mcpToolPatternSchema } from '../keys/mcp-tool-scope';
 import { UnknownAccountError, type ApiKeyView, type KeyStore } from '../keys/key-store';
 
 const modelsSchema = z.array(z.string().min(1).max(256)).max(1000);
 const allowedDomainsSchema = z.array(domainNameSchema).max(100);
+/** MCP tool names or patterns (`weather__*`); null: every tool, `[]`: none. */
+const mcpToolsSchema = z.array(mcpToolPatternSchema).max(200).nullable();
 
 export const createKeySchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -18,6 +21,8 @@ export const createKeySchema = z.object({
   member: z.string().trim().min(1).max(200).optional(),
   /** Search result domains the key may receive; left out: every domain. */
   allowed_domains: allowedDomainsSchema.optional(),
+  /** MCP tools the key may use through /mcp; left out or null: every tool. */
+  mcp_tools: mcpToolsSchema.optional(),
 });
 
 export const updateKeySchema = z
@@ -26,8 +31,10 @@ export const updateKeySchema = z
     models: modelsSchema.nullable().optional(),
     /** The key's search domain allowlist; `[]` or null: every domain. */
     allowed_domains: allowedDomainsSchema.nullable().optional(),
+    /** MCP tools the key may use; null: every tool, `[]`: none. */
+    mcp_tools: mcpToolsSchema.optional(),
   })
-  .refine((change) => change.models !== undefined || change.allowed_domains !== undefined, 'The change names nothing: send "models", "allowed_domains" or both');
+  .refine((change) => change.models !== undefined || change.allowed_domains !== undefined || change.mcp_tools !== undefined, 'The change names nothing: send "models", "allowed_domains", "mcp_tools" or several');
 
 /** A key as it is created: its view, and its secret, shown this once. */
 export type CreatedKey = ApiKeyView & { key: string };
@@ -48,7 +55,7 @@ export class KeyAdmin {
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw Errors.validation('expires_at', 'must be in the future.');
     try {
       const { key, view } = await this.keys.create({
-        name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member, allowedDomains: input.allowed_domains,
+        name: input.name, models: input.models, expiresAt, accountId: input.account_id, project: input.project, member: input.member, allowedDomains: input.allowed_domains, mcpTools: input.mcp_tools,
       });
       return { ...view, key };
     } catch (err) {
@@ -68,6 +75,7 @@ export class KeyAdmin {
     const change = {
       ...(input.models !== undefined && { models: input.models ?? [] }),
       ...(input.allowed_domains !== undefined && { allowedDomains: input.allowed_domains ?? [] }),
+      ...(input.mcp_tools !== undefined && { mcpTools: input.mcp_tools }),
     };
     const view = isWellFormedId(id) ? await this.keys.update(id, change) : null;
     if (!view) throw keyNotFound(id);

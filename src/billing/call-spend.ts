@@ -27,10 +27,12 @@ export class CallSpend {
    * Places the hold before the upstream call, for the dearest of `routes`;
    * throws the refusal (`budget_exceeded`, `insufficient_balance`,
    * `spend_control_unavailable`). A call that holds already is not held again.
+   * `outlivesCall`: the hold stays open after the call's record is written
+   * (a video task's, until the task ends), so it is its own ledger row.
    */
-  async place(routes: PricedRoute[], estimate: SpendEstimate): Promise<SpendHold | null> {
+  async place(routes: PricedRoute[], estimate: SpendEstimate, options: { outlivesCall?: boolean } = {}): Promise<SpendHold | null> {
     if (!this.guard || !this.principal.spendControlled || this.placed) return this.placed;
-    this.placed = await this.guard.hold({ principal: this.principal, requestId: this.requestId }, routes, estimate);
+    this.placed = await this.guard.hold({ principal: this.principal, requestId: this.requestId }, routes, estimate, options);
     return this.placed;
   }
 }

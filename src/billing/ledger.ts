@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import { pageOf, type Cursor, type Page } from '../db/page';
 
-export type LedgerKind = 'top_up' | 'hold' | 'settle' | 'release' | 'charge' | 'refund' | 'adjustment';
+export type LedgerKind = 'top_up' | 'hold' | 'settle' | 'release' | 'charge' | 'refund' | 'adjustment' | 'lease' | 'lease_return';
 
 export interface LedgerEntryView {
   id: string;
@@ -65,7 +65,7 @@ export class Ledger {
     return pageOf(rows, limit, entryView, (row) => ledgerCursor.encode(row.id));
   }
 
-  /** The entries of one request (its hold and what ended it). */
+  /** The entries of one request (its hold and what ended it, or its charge inside a lease). */
   async forRequest(requestId: string): Promise<LedgerEntryView[]> {
     const { rows } = await this.db.query<LedgerRow>(`SELECT ${COLUMNS} FROM "ledger_entries" WHERE "request_id" = $1 ORDER BY "ledger_entries"."id"`, [requestId]);
     return rows.map(entryView);

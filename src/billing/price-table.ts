@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ModelConfig, SearchBackendConfig } from '../config/gateway-config-schema';
+import type { McpServerConfig, ModelConfig, SearchBackendConfig } from '../config/gateway-config-schema';
 import { parseUnitPrice, type UnitPrice } from './price';
 
 /**
@@ -26,17 +26,40 @@ export function searchPricedAs(backendId: string): { modelId: string; lane: stri
   return { modelId: `@search/${backendId}`, lane: WEB_SEARCH_LANE };
 }
 
+/** The dimension a call of an MCP tool is billed under: one per `tools/call`. */
+export const MCP_CALL_DIMENSION = 'mcp_calls';
+
+/**
+ * Whose price a call of an MCP server's tool is billed at: the tool's own
+ * (`tool_prices`) or the server's `price_per_call`, per `mcp_calls`, under
+ * a name no model can have.
+ */
+export function mcpPricedAs(server: Pick<McpServerConfig, 'name' | 'tool_prices'>, tool: string): { modelId: string; lane: string } {
+  return { modelId: `@mcp/${server.name}`, lane: Object.hasOwn(server.tool_prices, tool) ? `tool:${tool}` : 'call' };
+}
+
 /**
  * All prices of the catalog by model and lane (and of each search backend,
- * see `searchPricedAs`), with a digest that names this exact table.
+ * see `searchPricedAs`, and MCP server, see `mcpPricedAs`), with a digest
+ * that names this exact table.
  */
 export class PriceTable {
   private readonly prices = new Map<string, Map<string, UnitPrice>>();
   readonly digest: string;
   readonly canonical: Record<string, Record<string, string>>;
 
-  constructor(models: ModelConfig[], searchBackends: SearchBackendConfig[] = []) {
+  constructor(models: ModelConfig[], searchBackends: SearchBackendConfig[] = [], mcpServers: McpServerConfig[] = []) {
     const canonical: Record<string, Record<string, string>> = {};
+    for (const server of mcpServers) {
+      const perCall: Array<[lane: string, usd: string]> = Object.entries(server.tool_prices).map(([tool, usd]) => [`tool:${tool}`, usd]);
+      if (server.price_per_call !== undefined) perCall.push(['call', server.price_per_call]);
+      for (const [lane, usd] of perCall) {
+        const key = priceKey(`@mcp/${server.name}`, lane);
+        const price = parseUnitPrice({ usd, per: 1 });
+        this.prices.set(key, new Map([[MCP_CALL_DIMENSION, price]]));
+        canonical[key] = { [MCP_CALL_DIMENSION]: `${price.usd}/${price.per}` };
+      }
+    }
     for (const backend of searchBackends) {
       if (backend.search_price === undefined) continue;
       const { modelId, lane } = searchPricedAs(backend.id);

@@ -6,6 +6,7 @@ import type { PricingSource } from './pricing';
 import type { Principal } from '../keys/principal';
 import { holdMicrousd, type PricedRoute, type SpendEstimate } from './spend-estimate';
 import type { SpendHold } from './spend-hold';
+import type { SpendLeases } from './spend-leases';
 
 interface RefusingBudget {
   scope: string;
@@ -19,7 +20,9 @@ interface RefusingBudget {
  * The check before every paid call of an account under spend control: a
  * hold for the call's worst case, placed by one group-committed statement
  * that checks the wallet and every budget over the caller and takes the
- * amount from them. A refused call never reaches the upstream; a call whose
+ * amount from them, or, for a caller hot enough to hold a lease of the
+ * account on this instance, a part of that lease taken in memory
+ * (spend-leases.ts). A refused call never reaches the upstream; a call whose
  * hold cannot be placed (the database is out) is refused too, since nothing
  * then bounds what it spends. The hold comes back as a value for the call to
  * keep (call-spend.ts); the guard keeps nothing.
@@ -30,16 +33,24 @@ export class SpendGuard {
     private readonly pricing: PricingSource,
     private readonly db: Pick<Database, 'query'>,
     private readonly logger: Logger,
+    /** This instance's leases; without them every hold is its own ledger row. */
+    private readonly leases: SpendLeases | null = null,
   ) {}
 
   /**
    * Places the hold for `call` (its worst case on the dearest of its routes)
    * and answers with it; null when the account turns out not to be under
-   * spend control. Throws the refusal.
+   * spend control. Throws the refusal, which only an exact hold gives: a
+   * call no lease can hold places its own. A hold that outlives its call
+   * (a video task's) is never taken from a lease.
    */
-  async hold(call: { principal: Principal; requestId: string }, routes: PricedRoute[], estimate: SpendEstimate): Promise<SpendHold | null> {
+  async hold(call: { principal: Principal; requestId: string }, routes: PricedRoute[], estimate: SpendEstimate, options: { outlivesCall?: boolean } = {}): Promise<SpendHold | null> {
     if (!call.principal.spendControlled) return null;
     const amount = holdMicrousd(this.pricing.currentPricing().prices, routes, estimate);
+    if (this.leases && !options.outlivesCall) {
+      const leased = await this.leases.hold(call.principal, amount);
+      if (leased) return leased;
+    }
     let outcome;
     try {
       outcome = await this.placer.place({ principal: call.principal, requestId: call.requestId, amountMicrousd: amount });

@@ -1,6 +1,5 @@
 import type { Prisma } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
-import { CHARGE_CHANGE_SQL } from './usage-rollups';
 
 /**
  * Ends the hold of a task's usage record, in the transaction that moved the
@@ -10,34 +9,37 @@ import { CHARGE_CHANGE_SQL } from './usage-rollups';
  * Settling charges the share actually delivered (never more than held),
  * line item by line item; refunding charges nothing and keeps the held
  * amount on record for audit. The ledger hold of an account under spend
- * control ends in the same transaction, and so do the roll-ups' sums.
+ * control ends in the same transaction, and the spend totals' roll-ups
+ * follow the record's new charge there too (their trigger on the record).
  */
 export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: string, requested: number, delivered: number): Promise<boolean> {
-  const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
-  if (!record || record.billingState !== 'held' || record.heldMicrousd === null) return false;
+  const record = await lockHeldRecord(tx, requestId);
+  if (!record || record.heldMicrousd === null) return false;
   const { lineItems, amountMicrousd } = settledLineItems(lineItemsSchema.parse(record.lineItems), requested, delivered);
-  const { count } = await tx.usageRecord.updateMany({
-    where: { id: requestId, billingState: 'held' },
-    data: { billingState: 'settled', amountMicrousd, lineItems, settledAt: new Date() },
-  });
-  if (count !== 1) return false;
   if (record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, amountMicrousd, null);
-  await changeRolledUpCharge(tx, requestId, amountMicrousd - record.amountMicrousd);
+  await tx.usageRecord.update({ where: { id: requestId }, data: { billingState: 'settled', amountMicrousd, lineItems, settledAt: new Date() } });
   return true;
 }
 
 export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: string): Promise<boolean> {
-  const record = await tx.usageRecord.findUnique({ where: { id: requestId } });
-  if (!record || record.billingState !== 'held') return false;
+  const record = await lockHeldRecord(tx, requestId);
+  if (!record) return false;
   const lineItems = refundedLineItems(lineItemsSchema.parse(record.lineItems));
-  const { count } = await tx.usageRecord.updateMany({
-    where: { id: requestId, billingState: 'held' },
-    data: { billingState: 'refunded', amountMicrousd: 0n, lineItems, settledAt: new Date() },
-  });
-  if (count !== 1) return false;
   if (record.holdId !== null) await endLedgerHold(tx, record.holdId, requestId, null, 'task failed: refunded');
-  await changeRolledUpCharge(tx, requestId, -record.amountMicrousd);
+  await tx.usageRecord.update({ where: { id: requestId }, data: { billingState: 'refunded', amountMicrousd: 0n, lineItems, settledAt: new Date() } });
   return true;
+}
+
+/**
+ * The task's record, locked until the transaction ends, if it is still
+ * `held` (a concurrent settlement is waited for, then seen). Locked first,
+ * then the ledger's wallet, then the roll-ups (which the record's update
+ * changes): the order the record writer's statement takes them in, so a
+ * settlement and a batch of records never wait on each other in a circle.
+ */
+async function lockHeldRecord(tx: Prisma.TransactionClient, requestId: string) {
+  const locked = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM "usage_records" WHERE "id" = $1 AND "billing_state" = 'held' FOR UPDATE`, requestId);
+  return locked.length ? tx.usageRecord.findUnique({ where: { id: requestId } }) : null;
 }
 
 /**
@@ -47,16 +49,6 @@ export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: 
 async function endLedgerHold(tx: Prisma.TransactionClient, holdId: bigint, requestId: string, charged: bigint | null, note: string | null): Promise<void> {
   const item = { hold_id: holdId.toString(), request_id: requestId, charged: charged === null ? null : charged.toString(), note };
   await tx.$queryRawUnsafe('SELECT gateway_end_holds($1::jsonb) AS "ended"', JSON.stringify([item]));
-}
-
-/**
- * The spend totals' roll-ups follow the record's new charge, in the same
- * transaction. The difference is taken from the record as read before the
- * update: a held record's charge changes only when it leaves `held`, which
- * the update's own condition allows once.
- */
-async function changeRolledUpCharge(tx: Prisma.TransactionClient, requestId: string, difference: bigint): Promise<void> {
-  if (difference !== 0n) await tx.$executeRawUnsafe(CHARGE_CHANGE_SQL, requestId, difference.toString());
 }
 
 /**

@@ -75,3 +75,19 @@ export const decisionColumn = z
   .nullable();
 
 export type DecisionStage = NonNullable<z.infer<typeof decisionColumn>>;
+
+/**
+ * The `mcp` column: the tool an MCP `tools/call` named (on its server) and
+ * how it went: `ok`, `tool_error` (the tool answered with `isError`), or
+ * `failed` (no answer: the server was down, slow, malformed, or the call
+ * was refused before it).
+ */
+export const mcpColumn = z
+  .object({
+    server: z.string(),
+    tool: z.string(),
+    outcome: z.enum(['ok', 'tool_error', 'failed']),
+  })
+  .nullable();
+
+export type McpToolCall = NonNullable<z.infer<typeof mcpColumn>>;

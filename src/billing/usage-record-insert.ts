@@ -41,6 +41,7 @@ const COLUMNS: Array<[column: string, type: string, value: (row: UsageRecordRow)
   // Absent from rows spooled before these columns existed: NULL.
   ['search', 'jsonb', (r) => r.search ?? null],
   ['decision', 'jsonb', (r) => r.decision ?? null],
+  ['mcp', 'jsonb', (r) => r.mcp ?? null],
 ];
 
 const COLUMN_LIST = COLUMNS.map(([c]) => `"${c}"`).join(', ');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { UsageRecord } from '../generated/prisma/client';
 import { lineItemsSchema, type LineItem } from './line-items';
-import { decisionColumn, deliveryOf, dimensionsColumn, measurementColumn, providerUsageColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type SearchUsage } from './usage-record-columns';
+import { decisionColumn, deliveryOf, dimensionsColumn, mcpColumn, measurementColumn, providerUsageColumn, routingColumn, searchColumn, type DecisionStage, type Delivery, type McpToolCall, type SearchUsage } from './usage-record-columns';
 
 /** The public `usage.request` object of `GET /api/usage/requests/{id}`; internal routing stays out. */
 export interface UsageRecordView {
@@ -39,6 +39,8 @@ export interface UsageRecordView {
   search?: SearchUsage;
   /** Present on decision requests: the stage, its prompt version and the other stage's record. */
   decision?: DecisionStage;
+  /** Present on MCP tool calls: the server, the tool and its outcome. */
+  mcp?: McpToolCall;
 }
 
 export function toUsageRecordView(row: UsageRecord): UsageRecordView {
@@ -72,5 +74,6 @@ export function toUsageRecordView(row: UsageRecord): UsageRecordView {
     ...(row.parentKeyId ? { credential: { id: row.keyId, parent_key_id: row.parentKeyId } } : {}),
     ...(row.search !== null ? { search: searchColumn.parse(row.search)! } : {}),
     ...(row.decision !== null ? { decision: decisionColumn.parse(row.decision)! } : {}),
+    ...(row.mcp !== null ? { mcp: mcpColumn.parse(row.mcp)! } : {}),
   };
 }

@@ -3,7 +3,8 @@ import type { Principal } from '../keys/principal';
 import { billDimensions } from './line-items';
 import type { PriceTable } from './price-table';
 import type { UsageDimension } from './usage-dimensions';
-import type { DecisionStage, SearchUsage } from './usage-record-columns';
+import type { DecisionStage, McpToolCall, SearchUsage } from './usage-record-columns';
+import type { LeaseShare } from './spend-hold';
 
 export type MeasurementSource = 'provider' | 'local_estimate' | 'unavailable';
 
@@ -51,10 +52,14 @@ export interface UsageRecordInput {
   heldForTask?: string;
   /** The ledger hold the record's charge ends (settles, or releases when nothing is charged). */
   holdId?: bigint | null;
+  /** The call's part of a lease, when its hold was taken from one: told the charge once the record is handed to the writer. */
+  leaseShare?: LeaseShare;
   /** A web search: its queries, units, backend and route receipt. */
   search?: SearchUsage;
   /** A decision request's stage. */
   decision?: DecisionStage;
+  /** An MCP tool call: the server, the tool and its outcome. */
+  mcp?: McpToolCall;
   /** The request's trace span (traces on): the record's figures are set on it. */
   span?: Span;
 }
@@ -91,6 +96,7 @@ export interface UsageRecordRow {
   /** Absent on rows spooled before searches were recorded. */
   search?: SearchUsage | null;
   decision?: DecisionStage | null;
+  mcp?: McpToolCall | null;
 }
 
 export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pricingVersion: number): UsageRecordRow {
@@ -128,6 +134,7 @@ export function buildUsageRecord(input: UsageRecordInput, prices: PriceTable, pr
     parentKeyId: input.principal.parentKeyId,
     search: input.search ?? null,
     decision: input.decision ?? null,
+    mcp: input.mcp ?? null,
   };
 }
 

@@ -69,6 +69,9 @@ export class UsageRecorder {
     });
     // From the record's hand-over to its commit (group-committed with others, or spooled).
     const span = this.tracing.childSpan(input.span, 'usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } });
-    return inSpan(span, () => this.writer.write(row));
+    const written = inSpan(span, () => this.writer.write(row));
+    // A hold inside a lease ends in memory now, with the charge its record books against the lease.
+    input.leaseShare?.ended(row.amountMicrousd, written);
+    return written;
   }
 }

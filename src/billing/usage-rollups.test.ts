@@ -7,6 +7,7 @@ import { GatewayMetrics } from '../observability/metrics';
 import { openTestDatabase, type OpenedTestDatabase } from '../../test/support/database-of-kind';
 import { TEST_DATABASES } from '../../test/support/test-gateway';
 import { insertSampleKeys, sampleRecord, sampleRecords } from '../../test/support/usage-record-samples';
+import { Ledger } from './ledger';
 import { refundHeldCharge, settleHeldCharge } from './task-billing';
 import type { UsageRecordRow } from './usage-record';
 import { usageRollupDifferences } from './usage-rollup-check';
@@ -16,7 +17,7 @@ import { UsageWriter } from './usage-writer';
 
 const START = new Date('2026-11-03T00:00:00Z');
 const DAYS = { from: '2026-11-01', to: '2026-11-12' };
-const ROLLUPS_MIGRATION = '20261130010000_usage_rollups';
+const ROLLUPS_MIGRATION = '20261202010000_usage_rollups';
 
 /** What every roll-up table adds up to: each must hold every record once, whatever its grain. */
 async function rolledUpTotals(t: OpenedTestDatabase): Promise<Array<{ table: string; requests: string; amount: string }>> {
@@ -134,6 +135,30 @@ describe.each(TEST_DATABASES)('usage roll-ups (%s)', (kind) => {
     expect(await t.db.prisma.$transaction((tx) => refundHeldCharge(tx, refunded.id))).toBe(true);
     expect(await t.db.prisma.$transaction((tx) => refundHeldCharge(tx, refunded.id))).toBe(false);
     await expectRollupsToHold(t, sumOf([{ ...settled, amountMicrousd: 150_000n }, { ...refunded, amountMicrousd: 0n }, ...others]));
+  });
+
+  it('follow refunds (part of a charge back to its wallet, a whole charge of an account without one) and a charge fixed by hand', async () => {
+    await t.db.query(`INSERT INTO "wallets" ("account_id", "balance_microusd", "held_microusd") VALUES ('acct_a', 1000000, 500000)`, []);
+    const hold = await t.db.query<{ id: string }>(
+      `INSERT INTO "ledger_entries" ("account_id", "kind", "amount_microusd", "request_id", "key_id") VALUES ('acct_a', 'hold', -500000, 'req_refunded_part', 'key_a1') RETURNING "id"::text AS "id"`,
+      [],
+    );
+    const at = new Date('2026-11-04T12:30:00Z');
+    const plain = { endpoint: '/v1/chat/completions', model: 'gpt-4.1', statusCode: 200, promptTokens: 100, completionTokens: 20, createdAt: at };
+    const partly = sampleRecord({ ...plain, id: 'req_refunded_part', keyId: 'key_a1', accountId: 'acct_a', amountMicrousd: 300_000n, holdId: BigInt(hold.rows[0].id) });
+    const wholly = sampleRecord({ ...plain, id: 'req_refunded_whole', keyId: 'key_b1', accountId: 'acct_b', amountMicrousd: 70_000n });
+    const byHand = sampleRecord({ ...plain, id: 'req_fixed_by_hand', keyId: 'key_c1', accountId: 'acct_c', amountMicrousd: 9_000n });
+    const writer = writerWith(spoolFile());
+    await Promise.all([partly, wholly, byHand].map((r) => writer.write(r)));
+    await expectRollupsToHold(t, sumOf([partly, wholly, byHand]));
+
+    const ledger = new Ledger(t.db);
+    expect(await ledger.refund(partly.id, 100_000n, 'part of it back', null)).toMatchObject({ kind: 'refunded' });
+    expect(await ledger.refundRecord(wholly.id)).toBe(70_000n);
+    expect(await ledger.refundRecord(wholly.id)).toBe(0n);
+    await t.db.query('UPDATE "usage_records" SET "amount_microusd" = "amount_microusd" + 1000, "completion_tokens" = 25 WHERE "id" = $1', [byHand.id]);
+    await t.db.query(`UPDATE "usage_records" SET "delivery" = 'client_gone' WHERE "id" = $1`, [byHand.id]);
+    await expectRollupsToHold(t, sumOf([{ ...partly, amountMicrousd: 200_000n }, { ...wholly, amountMicrousd: 0n }, { ...byHand, amountMicrousd: 10_000n }]));
   });
 
   it('a change of charge that does not commit leaves the roll-ups as they were', async () => {

@@ -2,8 +2,11 @@
  * The roll-ups of usage records (the tables of the `usage_rollups`
  * migration): the sums spend totals read, per UTC day or hour, kept apart by
  * some of the records' columns. Every change to the records' sums reaches
- * them in the same statement or transaction as the change itself, through
- * `rollupUpserts`, so they never count a record twice nor miss one.
+ * them in the statement that makes the change: a batch of new records
+ * through `rollupUpserts`, a record whose charge or tokens change later
+ * (a held charge settled or refunded, a refund) through the migration's
+ * trigger on `usage_records`. So they never count a record twice nor miss
+ * one.
  */
 
 /** The columns of usage records a roll-up may keep apart, beside the time. */
@@ -53,54 +56,34 @@ export function bucketSql(grain: RollupGrain, createdAt: string): string {
 }
 
 /**
- * The columns a source of roll-up changes yields: a usage record's
- * dimensions and `created_at`, and what it adds to each figure (a new
- * record adds 1 request and its tokens and charge; a changed charge adds
- * the difference and no request).
- */
-export const CHANGE_COLUMNS = ['key_id', 'account_id', 'created_at', 'model', 'endpoint', 'status_code', ...ROLLUP_FIGURES] as const;
-
-/**
  * One `INSERT … ON CONFLICT DO UPDATE` per roll-up, as named WITH items,
- * adding the sums of `changes` (a SQL relation with `CHANGE_COLUMNS`,
- * typically a data-modifying WITH item's RETURNING rows, so only rows that
- * were really inserted or updated count). Each roll-up's rows are inserted
- * in the order of its primary key: two batches that touch the same rows
- * lock them in the same order and cannot deadlock. Groups whose sums are
- * all zero (a charge settled at what was held) write nothing.
+ * adding the sums of `records`: a SQL relation of usage records as
+ * `RECORD_AS_CHANGE` selects them (their dimensions, `created_at`, and
+ * what each adds: one request, its tokens, its charge), typically the
+ * RETURNING rows of the WITH item that inserted them, so that only records
+ * really inserted count. Each roll-up's rows are inserted in the order of
+ * its primary key: two batches that touch the same rows lock them in the
+ * same order and cannot deadlock.
  */
-export function rollupUpserts(changes: string): string {
-  return USAGE_ROLLUPS.map((rollup) => `"${rollup.table}_added" AS (${upsert(rollup, changes)})`).join(', ');
+export function rollupUpserts(records: string): string {
+  return USAGE_ROLLUPS.map((rollup) => `"${rollup.table}_added" AS (${upsert(rollup, records)})`).join(', ');
 }
 
-function upsert(rollup: UsageRollup, changes: string): string {
+function upsert(rollup: UsageRollup, records: string): string {
   const keyColumns = rollup.keyOrder.map((c) => `"${c}"`);
   const selected = rollup.keyOrder.map((c) => (c === rollup.grain ? `${bucketSql(rollup.grain, 'c."created_at"')} AS "${c}"` : `c."${c}"`));
   const sums = ROLLUP_FIGURES.map((f) => `sum(c."${f}")::bigint`);
   return [
     `INSERT INTO "${rollup.table}" (${[...keyColumns, ...ROLLUP_FIGURES.map((f) => `"${f}"`)].join(', ')})`,
-    `SELECT ${[...selected, ...sums].join(', ')} FROM ${changes} c`,
+    `SELECT ${[...selected, ...sums].join(', ')} FROM ${records} c`,
     `GROUP BY ${keyColumns.map((_, i) => i + 1).join(', ')}`,
-    `HAVING ${ROLLUP_FIGURES.map((f) => `sum(c."${f}") <> 0`).join(' OR ')}`,
     `ORDER BY ${keyColumns.map((_, i) => i + 1).join(', ')}`,
     `ON CONFLICT (${keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_FIGURES.map((f) => `"${f}" = "${rollup.table}"."${f}" + EXCLUDED."${f}"`).join(', ')}`,
   ].join(' ');
 }
 
-/** A usage record as a roll-up change that adds it: one request, its tokens and its charge (`r` names the record). */
+/** A usage record (`r`) as the roll-ups add it: its dimensions and time, one request, its tokens and its charge. */
 export const RECORD_AS_CHANGE =
   'r."key_id", r."account_id", r."created_at", r."model", r."endpoint", r."status_code", ' +
   '1::bigint AS "requests", r."prompt_tokens"::bigint AS "prompt_tokens", r."completion_tokens"::bigint AS "completion_tokens", r."amount_microusd"';
 
-/**
- * Adds `$2` micro-USD to the roll-ups of the record `$1`, whose charge
- * changed by that much (a held charge settled or refunded): to run in the
- * transaction that changed it, after its ledger hold ended (the order the
- * record writer locks in: records, then wallets, then roll-ups).
- */
-export const CHARGE_CHANGE_SQL =
-  `WITH ${rollupUpserts(
-    '(SELECT r."key_id", r."account_id", r."created_at", r."model", r."endpoint", r."status_code", ' +
-      '0::bigint AS "requests", 0::bigint AS "prompt_tokens", 0::bigint AS "completion_tokens", $2::bigint AS "amount_microusd" ' +
-      'FROM "usage_records" r WHERE r."id" = $1)',
-  )} SELECT 1`;

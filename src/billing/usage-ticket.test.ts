@@ -12,7 +12,7 @@ import { UsageSpool } from './usage-spool';
 import { UsageTicket, type Settlement } from './usage-ticket';
 import { UsageWriter } from './usage-writer';
 
-const principal = { keyId: 'key_1', accountId: 'acct_default', projectId: null, memberId: null, keyName: 'k', allowedModels: null, expiresAt: null, parentKeyId: null, allowedDomains: null, spendControlled: false };
+const principal = { keyId: 'key_1', accountId: 'acct_default', projectId: null, memberId: null, keyName: 'k', allowedModels: null, expiresAt: null, parentKeyId: null, allowedDomains: null, mcpTools: [], spendControlled: false };
 const answered: Settlement = {
   statusCode: 200, charge: true, ttftMs: null, wasStreaming: false, errorCode: null, pricedAs: { modelId: 'gpt-4.1-mini', lane: 'standard' }, servedBy: null,
   usage: { promptTokens: 10, completionTokens: 20, dimensions: [{ name: 'input', quantity: 10, unit: 'tokens' }, { name: 'output', quantity: 20, unit: 'tokens' }], measurement: { input: 'provider', output: 'provider' }, providerUsage: { family: 'openai', raw_fields: {} } },

@@ -1,6 +1,6 @@
 import type { Principal } from '../keys/principal';
 import type { MeasuredUsage, PublicRouting, ServedBy } from './usage-record';
-import type { DecisionStage, SearchUsage } from './usage-record-columns';
+import type { DecisionStage, McpToolCall, SearchUsage } from './usage-record-columns';
 import type { SpendHold } from './spend-hold';
 import type { Span } from '@opentelemetry/api';
 import type { UsageRecorder } from './usage-recorder';
@@ -20,6 +20,8 @@ export interface Settlement {
   search?: SearchUsage;
   /** A decision request's stage. */
   decision?: DecisionStage;
+  /** An MCP tool call: the server, the tool and its outcome. */
+  mcp?: McpToolCall;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -118,8 +120,10 @@ export class UsageTicket {
       errorCode: s.errorCode,
       heldForTask: s.heldForTask,
       holdId: this.heldBy.hold?.id ?? null,
+      leaseShare: this.heldBy.hold?.lease,
       search: s.search,
       decision: s.decision,
+      mcp: s.mcp,
       span: this.span,
     });
   }

@@ -8,6 +8,7 @@ import type { Database } from '../db/database';
 import type { Logger } from '../observability/logger';
 import { ProviderConfigError, resolveProviders } from '../providers/resolved-provider';
 import { resolveSearchBackends } from '../providers/search/resolve-search-backends';
+import { resolveMcpServers } from '../providers/mcp/resolved-mcp-server';
 import { Catalog, type CatalogContents } from './catalog';
 import { type CatalogRevision, CatalogStore, documentDigest } from './catalog-store';
 
@@ -157,10 +158,11 @@ async function build(opts: CatalogSyncOptions, document: unknown, revision: numb
     const config = validateConfig(document, `catalog (${source})`);
     const providers = resolveProviders(config, opts.env, opts.simulatorUrl);
     const searchBackends = resolveSearchBackends(config, opts.env, opts.simulatorUrl);
-    const prices = new PriceTable(config.models, config.search.backends);
+    const mcpServers = resolveMcpServers(config, opts.env);
+    const prices = new PriceTable(config.models, config.search.backends, config.mcp.servers);
     const version = await registerPriceTable(opts.db, prices);
     const decisions = decisionSwitches(config, opts.env);
-    return { config, providers, searchBackends, decisions, pricing: { prices, version }, revision, loadedAt: Math.floor(Date.now() / 1000) };
+    return { config, providers, searchBackends, mcpServers, decisions, pricing: { prices, version }, revision, loadedAt: Math.floor(Date.now() / 1000) };
   } catch (err) {
     if (err instanceof ConfigError || err instanceof ProviderConfigError) throw new CatalogEditError(err.message);
     throw err;

@@ -37,6 +37,7 @@ const contentsOf = (cfg: GatewayConfig) => ({
   providers: resolveProviders(cfg, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090'),
   pricing: { prices: new PriceTable(cfg.models), version: 1 },
   searchBackends: [],
+  mcpServers: [],
   decisions: { enabled: true, questionGeneration: false, generatorModel: undefined },
   revision: 1,
   loadedAt: 0,
@@ -45,7 +46,7 @@ const catalog = new Catalog(contentsOf(config));
 
 const principal = (allowed: string[] | null): Principal => ({
   keyId: 'key_1', accountId: 'acc_1', projectId: null, memberId: null, keyName: 'test',
-  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null, parentKeyId: null, allowedDomains: null, spendControlled: false,
+  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null, parentKeyId: null, allowedDomains: null, mcpTools: [], spendControlled: false,
 });
 const anyModel = principal(null);
 const CHAT = '/v1/chat/completions';

@@ -4,6 +4,7 @@ import type { Pricing, PricingSource } from '../billing/pricing';
 import { Errors } from '../errors/errors';
 import { mayUseModel, type Principal } from '../keys/principal';
 import type { ResolvedProvider } from '../providers/resolved-provider';
+import type { ResolvedMcpServer } from '../providers/mcp/resolved-mcp-server';
 import type { ResolvedSearchBackend } from '../providers/search/search-adapter';
 
 export interface CatalogRoute {
@@ -36,6 +37,8 @@ export interface CatalogContents {
   providers: Map<string, ResolvedProvider>;
   /** The enabled web search backends, in their configured order. */
   searchBackends: ResolvedSearchBackend[];
+  /** The enabled upstream MCP servers, in their configured order. */
+  mcpServers: ResolvedMcpServer[];
   /** The operator's decision switches: while decisions are off, decision models serve no `decisions` endpoint and a decision-only model is gone. */
   decisions: DecisionSwitches;
   pricing: Pricing;
@@ -88,6 +91,11 @@ export class Catalog implements PricingSource {
   /** The enabled web search backends, in their configured order (the order `auto` prefers them in). */
   searchBackends(): readonly ResolvedSearchBackend[] {
     return this.served.contents.searchBackends;
+  }
+
+  /** The enabled upstream MCP servers, in their configured order. */
+  mcpServers(): readonly ResolvedMcpServer[] {
+    return this.served.contents.mcpServers;
   }
 
   /** The route policy of that name, if one of its models is served. */

@@ -42,6 +42,10 @@ const envSchema = z.object({
   /** When set, /readyz and /metrics are served on this port only (and /healthz on both), not on the public one. */
   GATEWAY_OPS_PORT: z.literal('').transform(() => undefined).or(z.coerce.number().int().nonnegative().optional()),
   GATEWAY_OPS_HOST: z.string().default('127.0.0.1'),
+  /** The gateway's address as its clients reach it (`https://gateway.example.com`), for the MCP resource metadata; unset: read from each request's Host. */
+  GATEWAY_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('').transform(() => undefined)),
+  /** Web origins (`https://app.example.com`, comma-separated) whose pages may call `/mcp`, beside the gateway's own. */
+  GATEWAY_MCP_ALLOWED_ORIGINS: z.string().default('').transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '').toLowerCase()).filter(Boolean)),
   /** Without GATEWAY_OPS_PORT: the bearer token /metrics on the public port asks for (the admin token is taken too). */
   GATEWAY_METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   /** PostgreSQL: how often an instance looks for a catalog revision another instance stored (0: never). */
@@ -60,6 +64,10 @@ const envSchema = z.object({
   GATEWAY_FILE_DEREFERENCE_MAX_BYTES: z.coerce.number().int().min(64 * 1024 * 1024, 'must be at least 67108864 (64 MB): the files of one Responses call may add up to that').default(256 * 1024 * 1024),
   /** Spend control: an open hold older than this whose request wrote no usage record (its instance stopped) is released. */
   GATEWAY_HOLD_EXPIRY_MS: z.coerce.number().int().min(60_000, 'must be at least 60000: longer than any call may run').default(3_600_000),
+  /** Spend control: hot callers' holds are taken from leases of the account's wallet and budgets, in memory (`off`: every hold is one database round trip). */
+  GATEWAY_SPEND_LEASES: z.enum(['on', 'off']).default('on'),
+  /** Spend control: a lease's expiry, renewed while its instance lives; a dead instance's lease is given back this long after its last renewal. */
+  GATEWAY_SPEND_LEASE_TTL_MS: z.coerce.number().int().min(2_000, 'must be at least 2000: leases are renewed at half of it').default(30_000),
   /** How often this instance sweeps expired and deleted files (0: never). */
   GATEWAY_FILE_SWEEP_MS: intFromEnv(300_000),
   GATEWAY_S3_BUCKET: z.string().optional().or(z.literal('').transform(() => undefined)),

@@ -239,6 +239,59 @@ export const searchConfigSchema = z.strictObject({
   backends: z.array(searchBackendSchema).default([]),
 });
 
+const usdDecimal = z.string().regex(/^\d+(\.\d{1,12})?$/, 'must be a non-negative decimal string such as "0.002"');
+
+/** An environment variable's name: secrets are named in the catalog, never written into it. */
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable');
+
+/**
+ * How the gateway authenticates to an upstream MCP server: not at all, with
+ * headers whose values it reads from environment variables, or with an
+ * OAuth 2.0 client-credentials token it fetches, caches until it expires
+ * and fetches again. The client's own `Authorization` never goes upstream.
+ */
+export const mcpServerAuthSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('none') }),
+  z.strictObject({
+    type: z.literal('headers'),
+    /** Header name -> the environment variable that holds its value. */
+    headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name'), envVarName),
+  }),
+  z.strictObject({
+    type: z.literal('oauth_client_credentials'),
+    token_url: z.url({ protocol: /^https?$/ }),
+    client_id_env: envVarName,
+    client_secret_env: envVarName,
+    scope: z.string().min(1).max(1000).optional(),
+  }),
+]);
+
+/**
+ * An upstream MCP server (`mcp.servers[]`), whose tools keys reach through
+ * `/mcp` as `<name>__<tool>`. The name has no underscores, so the first
+ * `__` of a namespaced tool always ends it.
+ */
+export const mcpServerSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/, 'lowercase letters, digits and inner hyphens only, at most 32 characters'),
+  url: z.url({ protocol: /^https?$/ }),
+  /** `streamable_http` (MCP 2025-03-26 on; `url` is its endpoint), or `sse`, the older HTTP+SSE transport of 2024-11-05 (`url` is its event stream). */
+  transport: z.enum(['streamable_http', 'sse']).default('streamable_http'),
+  auth: mcpServerAuthSchema.default({ type: 'none' }),
+  /** Allows a loopback or private address (a server on the gateway's own network); otherwise only public addresses are connected to. */
+  private: z.boolean().default(false),
+  /** Longest wait for one call's answer (and for each part of a streamed one). */
+  timeout_ms: z.number().int().positive().max(600_000).default(30_000),
+  enabled: z.boolean().default(true),
+  /** USD per `tools/call` on this server; without it a call is recorded at zero. */
+  price_per_call: usdDecimal.optional(),
+  /** USD per call of a tool (its name on the server), instead of `price_per_call`. */
+  tool_prices: z.record(z.string().min(1).max(128), usdDecimal).default({}),
+});
+
+export const mcpConfigSchema = z.strictObject({
+  servers: z.array(mcpServerSchema).default([]),
+});
+
 /**
  * The decisions endpoint and its automatic question generation, both off
  * unless the operator turns them on (here or with GATEWAY_DECISIONS_ENABLED
@@ -264,6 +317,7 @@ export const gatewayConfigSchema = z
     routes: z.array(routePolicySchema).default([]),
     search: searchConfigSchema.default({ backends: [] }),
     decisions: decisionsConfigSchema.default({ enabled: false, question_generation: false }),
+    mcp: mcpConfigSchema.default({ servers: [] }),
   })
   .superRefine((config, ctx) => {
     const modelIds = new Set<string>();
@@ -295,6 +349,11 @@ export const gatewayConfigSchema = z
       }
       if (!backend.simulator && !backend.base_url) ctx.addIssue({ code: 'custom', path: ['search', 'backends', i, 'base_url'], message: 'base_url is required unless simulator is true' });
     });
+    const serverNames = new Set<string>();
+    config.mcp.servers.forEach((server, i) => {
+      if (serverNames.has(server.name)) ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', i, 'name'], message: `"${server.name}" already names another MCP server` });
+      serverNames.add(server.name);
+    });
     config.routes.forEach((policy, i) => {
       if (modelIds.has(policy.name)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: `"${policy.name}" is already a model id` });
       policy.models.forEach((id, j) => {
@@ -317,3 +376,4 @@ export type EndpointMode = z.infer<typeof endpointModeSchema>;
 export type ProviderType = z.infer<typeof providerTypeSchema>;
 export type SearchBackendConfig = z.infer<typeof searchBackendSchema>;
 export type DecisionsConfig = z.infer<typeof decisionsConfigSchema>;
+export type McpServerConfig = z.infer<typeof mcpServerSchema>;

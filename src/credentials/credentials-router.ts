@@ -7,6 +7,7 @@ import { methodNotAllowed } from '../http/method-not-allowed';
 import { locals } from '../http/request-locals';
 import { DEFAULT_CREDENTIAL_SECONDS, MAX_CREDENTIAL_SECONDS, type CredentialView } from '../keys/credential-store';
 import { domainNameSchema } from '../keys/domain-name';
+import { mcpToolPatternSchema } from '../keys/mcp-tool-scope';
 import type { Principal } from '../keys/principal';
 import { mintCredential, type CredentialServices } from './mint-credential';
 
@@ -18,6 +19,8 @@ export const mintCredentialSchema = z.strictObject({
   /** A total hard budget of the credential's own, in micro-USD, on top of the parent's budgets. */
   budget_microusd: z.number().int().nonnegative().max(1_000_000_000_000_000).optional(),
   allowed_domains: z.array(domainNameSchema).min(1).max(100).optional(),
+  /** MCP tools (names or patterns) it may use, within its parent's; left out: its parent's. */
+  mcp_tools: z.array(mcpToolPatternSchema).max(200).optional(),
 });
 
 /**
@@ -40,7 +43,7 @@ export function credentialsRouter(deps: CredentialServices, jsonBody: RequestHan
       const parent = parentOf(res);
       const body = parseRequest(mintCredentialSchema, req.body);
       const minted = await mintCredential(deps, parent, {
-        name: body.name, expiresInSeconds: body.expires_in, models: body.models, allowedDomains: body.allowed_domains,
+        name: body.name, expiresInSeconds: body.expires_in, models: body.models, allowedDomains: body.allowed_domains, mcpTools: body.mcp_tools,
         budgetMicrousd: body.budget_microusd === undefined ? undefined : BigInt(body.budget_microusd),
       });
       res.status(201).json(minted);

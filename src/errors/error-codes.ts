@@ -1,6 +1,6 @@
 /**
  * Every public `error.code` the gateway answers with, in one place: its HTTP
- * status, its envelope `type` and what it means. The README's error tables
+ * status, its envelope `type` and what it means. The error tables of docs/errors.md
  * list exactly these (a test holds the two together).
  *
  * Two codes stand for a family: `upstream_invalid_request` (400) and
@@ -64,14 +64,18 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, meaning: 'The key is unknown, expired or revoked.' },
   invalid_admin_token: { status: 401, meaning: 'The admin token is wrong.' },
   metrics_token_required: { status: 401, meaning: '`/metrics` on the public port needs the metrics token (`GATEWAY_METRICS_TOKEN`) or the admin token as a bearer token; or scrape it on `GATEWAY_OPS_PORT`.' },
+  origin_not_allowed: { status: 403, meaning: "`/mcp` was called from a web page whose `Origin` is neither the gateway's own nor in `GATEWAY_MCP_ALLOWED_ORIGINS`." },
   admin_disabled: { status: 403, meaning: 'The admin API is off (no `GATEWAY_ADMIN_TOKEN`).' },
   credential_not_allowed: { status: 403, meaning: 'A temporary credential cannot mint, list or revoke credentials; use the key that minted it.' },
   model_not_allowed: { status: 403, meaning: 'The key may not use this model or route.' },
+  mcp_tool_not_allowed: { status: 403, meaning: "The key's (or temporary credential's) `mcp_tools` allowlist does not allow this MCP tool, or any tool of the server whose resources or prompts were asked for." },
   domain_not_allowed: { status: 403, meaning: "A search's `include_domains` names only domains outside the key's (or temporary credential's) search domain allowlist." },
   not_found: { status: 404, meaning: 'No such route.' },
   decisions_disabled: { status: 404, meaning: 'The decisions endpoint is turned off on this gateway (`GATEWAY_DECISIONS_ENABLED`).' },
   model_not_found: { status: 404, meaning: 'No model or route policy of that name (or it is disabled).' },
   provider_not_found: { status: 404, meaning: 'No provider channel of that name in the catalog (admin API).' },
+  mcp_tool_not_found: { status: 404, meaning: 'No MCP tool, prompt or resource of that name: its server is not configured (or is disabled), or does not offer it.' },
+  mcp_server_not_found: { status: 404, meaning: 'No MCP server of that name in the catalog (admin API).' },
   usage_record_not_found: { status: 404, meaning: 'No usage record of that id for this key.' },
   video_not_found: { status: 404, meaning: 'No video task of that id for this key.' },
   file_not_found: { status: 404, meaning: 'No file of that id for this key (or it expired or was deleted).' },
@@ -90,6 +94,7 @@ export const ERROR_CODES = {
   insufficient_balance: { status: 402, meaning: "The account's wallet cannot cover the call's worst-case cost (its hold); nothing was sent upstream. Top up the wallet (admin API) or lower `max_tokens`." },
   budget_exceeded: { status: 402, meaning: 'A hard budget on the key, its project, its member or the account would be passed by the call\'s worst-case cost; `details` names the budget, its period and what is left. Nothing was sent upstream.' },
   nothing_to_refund: { status: 409, meaning: 'The request has no settled charge left to refund (not charged, refunded already, or its account was not under spend control when it ran).' },
+  mcp_server_exists: { status: 409, meaning: 'An MCP server of that name is in the catalog already (admin API); edit it, or remove it first.' },
   idempotency_key_reused: { status: 409, meaning: 'The Idempotency-Key was used with a different request in the last 24 hours; use a new key.' },
   idempotency_request_in_progress: { status: 409, meaning: 'The first request with this Idempotency-Key is still running; retry after `Retry-After` for its answer.' },
   too_many_subscriptions: { status: 429, meaning: 'The API key already has as many GraphQL operations open over graphql-ws as it may; end one first.' },
@@ -104,6 +109,7 @@ export const ERROR_CODES = {
   upstream_unreachable: { status: 502, type: 'upstream_error', meaning: 'The upstream could not be reached.' },
   upstream_stream_interrupted: { status: 502, type: 'upstream_error', meaning: 'The upstream stream ended before the answer was complete.' },
   upstream_stream_error: { status: 502, type: 'upstream_error', meaning: 'The upstream reported an error in the middle of a stream.' },
+  mcp_server_error: { status: 502, type: 'upstream_error', meaning: "An upstream MCP server answered with a JSON-RPC error; its code and message are passed on, prefixed with the server's name." },
   upstream_auth_failed: { status: 502, type: 'upstream_error', meaning: "The gateway's upstream credential was refused (the operator's to fix)." },
   upstream_model_not_found: { status: 502, type: 'upstream_error', meaning: 'The upstream does not know the model a route names (the operator\'s to fix).' },
   upstream_quota_exhausted: { status: 502, type: 'upstream_error', meaning: "The gateway's upstream account is out of quota (the operator's to fix)." },

@@ -3,6 +3,7 @@ import type { Express, Router } from 'express';
 import { adminAccountsRouter } from '../admin/admin-accounts-router';
 import { adminCatalogRouter } from '../admin/admin-catalog-router';
 import { adminKeysRouter } from '../admin/admin-keys-router';
+import { adminMcpServersRouter } from '../admin/admin-mcp-servers-router';
 import { adminSpendRouter } from '../admin/admin-spend-router';
 import { adminUsageRouter } from '../admin/admin-usage-router';
 import { chatRoute } from '../chat/chat-router';
@@ -29,6 +30,9 @@ import { livenessRouter, opsRouter, type HealthChecks } from '../observability/h
 import { responsesRoute } from '../responses/responses-router';
 import { storedResponsesRouter } from '../responses/stored-responses-router';
 import { searchRoute } from '../search/search-router';
+import { mcpRoute } from '../mcp/mcp-router';
+import { protectedResourceMetadataRouter } from '../mcp/protected-resource-metadata';
+import { ModelCallGate } from '../model-call/model-call-gate';
 import { spendTotalsRouter } from '../usage/spend-totals-router';
 import { usageRouter } from '../usage/usage-router';
 import { videosRouter } from '../videos/videos-router';
@@ -101,6 +105,7 @@ export function mountDoors(s: GatewayServices, plumbing: DoorPlumbing): { listen
     openaiRestDoor(s, parts),
     geminiDoor(s, parts),
     messagesDoor(s, parts),
+    mcpDoor(s, parts),
     graphqlDoor(s, parts),
     adminGraphqlDoor(s, parts),
   ];
@@ -130,6 +135,7 @@ function adminRestDoor(s: GatewayServices, { env, adminJsonBody }: DoorParts): D
       adminKeysRouter(s.keyAdmin, token, adminJsonBody),
       adminAccountsRouter(s.accountAdmin, token, adminJsonBody),
       adminCatalogRouter(s.catalogSync, token, adminJsonBody),
+      adminMcpServersRouter(s.mcpServerAdmin, token, adminJsonBody),
       adminUsageRouter(s.spend, token),
       adminSpendRouter(s.spendAdmin, token, adminJsonBody),
     ],
@@ -168,6 +174,15 @@ function messagesDoor(s: GatewayServices, { calls }: DoorParts): Door {
   return { direct: messagesRoutes(s.messages, calls) };
 }
 
+/** MCP's Streamable HTTP transport at /mcp (the operator's MCP servers' tools), and its protected resource metadata. */
+function mcpDoor(s: GatewayServices, { env, jsonBody, calls }: DoorParts): Door {
+  const publicUrl = env.GATEWAY_PUBLIC_URL;
+  return {
+    open: [protectedResourceMetadataRouter(publicUrl)],
+    direct: [mcpRoute(s.mcp, { gate: new ModelCallGate(calls), jsonBody, logger: s.logger, publicUrl, allowedOrigins: env.GATEWAY_MCP_ALLOWED_ORIGINS })],
+  };
+}
+
 /** /graphql over HTTP and graphql-ws, for API keys. */
 function graphqlDoor(s: GatewayServices, { env, httpServer, guard, apiKey, isDraining }: DoorParts): Door {
   return {
@@ -186,7 +201,7 @@ function adminGraphqlDoor(s: GatewayServices, { env }: DoorParts): Door {
   return {
     mount: (app) => ({
       name: 'admin GraphQL',
-      ...mountAdminGraphql(app, { spend: s.spendAdmin, accounts: s.accountAdmin, keys: s.keyAdmin }, s.logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)),
+      ...mountAdminGraphql(app, { spend: s.spendAdmin, accounts: s.accountAdmin, keys: s.keyAdmin, mcpServers: s.mcpServerAdmin }, s.logger, env.GATEWAY_ADMIN_TOKEN, jsonBodyReader(env.GATEWAY_GRAPHQL_MAX_BODY_BYTES)),
     }),
   };
 }

@@ -27,7 +27,7 @@ export function gatewayJobs(s: GatewayServices, env: GatewayEnv): Job[] {
     ...(poller ? [{ name: 'video poller', start: () => poller.start(), stop: () => poller.stop() }] : []),
     named('file sweep', new FileSweeper(s.files, s.logger, env.GATEWAY_FILE_SWEEP_MS)),
     named('idempotency sweep', new IdempotencySweeper(s.idempotency, s.logger)),
-    named('hold sweep', new HoldSweeper(s.ledger, s.logger, env.GATEWAY_HOLD_EXPIRY_MS)),
+    named('hold sweep', new HoldSweeper(s.ledger, s.leaseStore, s.logger, env.GATEWAY_HOLD_EXPIRY_MS)),
     named('stored response sweep', new ResponseSweeper(s.storedResponses.store, s.logger)),
     { name: 'catalog sync', start: () => {}, stop: () => s.catalogSync.stop() },
   ];

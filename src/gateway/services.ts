@@ -4,11 +4,15 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { AccountAdmin } from '../admin/account-admin';
 import { KeyAdmin } from '../admin/key-admin';
+import { McpServerAdmin } from '../admin/mcp-server-admin';
 import { SpendAdmin } from '../admin/spend-admin';
 import { BudgetStore } from '../billing/budget-store';
 import { HoldPlacer } from '../billing/hold-placer';
 import { Ledger } from '../billing/ledger';
 import { SpendGuard } from '../billing/spend-guard';
+import { SpendLeases } from '../billing/spend-leases';
+import { SpendLeaseStore } from '../billing/spend-lease-store';
+import { DEFAULT_LEASE_SIZING } from '../billing/lease-sizing';
 import { UsageRecorder } from '../billing/usage-recorder';
 import { UsageSpool } from '../billing/usage-spool';
 import { UsageWriter } from '../billing/usage-writer';
@@ -49,6 +53,8 @@ import { ResponsesService } from '../responses/responses-service';
 import { MessagesService } from '../messages/messages-service';
 import { StoredResponses } from '../responses/stored-responses';
 import { SearchService } from '../search/search-service';
+import { McpService } from '../mcp/mcp-service';
+import { McpUpstream } from '../providers/mcp/mcp-upstream';
 import { SpendTotals } from '../usage/spend-totals';
 import { UsageQueries } from '../usage/usage-queries';
 import { VideoService } from '../videos/video-service';
@@ -83,10 +89,15 @@ export interface GatewayServices {
   writer: UsageWriter;
   recorder: UsageRecorder;
   ledger: Ledger;
+  /** The spend leases' rows (the sweep ends expired ones), and this instance's leases, given back at shutdown (null: leases off). */
+  leaseStore: SpendLeaseStore;
+  spendLeases: SpendLeases | null;
   /** The operator's API: keys, accounts with their projects and members, spend. */
   keyAdmin: KeyAdmin;
   accountAdmin: AccountAdmin;
   spendAdmin: SpendAdmin;
+  /** The catalog's MCP servers, edited one at a time, with their health on this instance. */
+  mcpServerAdmin: McpServerAdmin;
   /** Requests and tokens per minute per key, account and model. */
   rateLimits: RateLimits;
   idempotency: IdempotencyStore;
@@ -99,6 +110,8 @@ export interface GatewayServices {
   embeddings: EmbeddingsService;
   generateContent: GenerateContentService;
   search: SearchService;
+  /** `/mcp`: the operator's MCP servers' tools, one list per key. */
+  mcp: McpService;
   decisions: DecisionService;
   videos: VideoService;
   videoTasks: VideoTaskStore;
@@ -142,7 +155,14 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   metrics.readSpoolDepthFrom(spool);
   const writer = new UsageWriter(db, spool, logger, metrics);
   await writer.replaySpool();
-  const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger);
+  const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const leaseStore = new SpendLeaseStore(db);
+  const spendLeases = env.GATEWAY_SPEND_LEASES === 'on'
+    ? new SpendLeases(leaseStore, instanceId, {
+      sizing: DEFAULT_LEASE_SIZING, ttlMs: env.GATEWAY_SPEND_LEASE_TTL_MS, idleMs: 250, maxAgeMs: 10_000, drainLimitMs: env.GATEWAY_HOLD_EXPIRY_MS, retryMs: 500,
+    }, logger)
+    : null;
+  const spendGuard = new SpendGuard(new HoldPlacer(db), catalog, db, logger, spendLeases);
   const recorder = new UsageRecorder(catalog, writer, metrics, tracing, spendGuard);
 
   // Without Redis there is one instance, and a revocation drops the key from its cache at once.
@@ -155,7 +175,6 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const budgets = new BudgetStore(db);
   const ledger = new Ledger(db);
 
-  const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const videoTasks = new VideoTaskStore(db);
   metrics.countVideoTasksWith(() => videoTasks.countByState());
   const taskUpdates = env.REDIS_URL ? TaskUpdateBus.throughRedis(env.REDIS_URL, logger, metrics) : TaskUpdateBus.inProcess(logger, metrics);
@@ -183,15 +202,17 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
   const storedResponses = new StoredResponses(new ResponseStore(db, logger, env.GATEWAY_RESPONSES_RETENTION_DAYS * 24 * 60 * 60 * 1000));
   const decisionTimeLimits = { ...DECISION_TIME_LIMITS, evaluationMs: env.GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS, generationMs: env.GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS };
   const embeddings = new EmbeddingsService(catalog, routing);
+  const mcpUpstream = new McpUpstream();
   const questions = new QuestionGenerator({ catalog, recorder, ledger, rateLimits, routing, logger, timeLimits: decisionTimeLimits });
   return {
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
     keys, authenticator, accounts,
     credentials: { credentials: new CredentialStore(db, keys), keys, wallets, budgets },
-    writer, recorder, ledger,
+    writer, recorder, ledger, leaseStore, spendLeases,
     keyAdmin: new KeyAdmin(keys),
     accountAdmin: new AccountAdmin(accounts),
     spendAdmin: new SpendAdmin({ db, accounts, keys, wallets, budgets, ledger }),
+    mcpServerAdmin: new McpServerAdmin(catalogSync, mcpUpstream.health),
     rateLimits,
     idempotency: new IdempotencyStore(db),
     chat,
@@ -201,6 +222,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     embeddings,
     generateContent: new GenerateContentService(catalog, chat, embeddings, routing),
     search: new SearchService(catalog, routing),
+    mcp: new McpService(catalog, mcpUpstream),
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,
     usage: new UsageQueries(db.prisma),

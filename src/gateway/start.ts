@@ -151,6 +151,7 @@ function shutdownSteps(parts: RunningParts, reason: string): ShutdownStep[] {
     flushed = await services.writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
     if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
   } },
+  { name: 'give back spend leases', run: () => services.spendLeases?.returnAll() },
   { name: 'write stored responses', run: async () => {
     // Answered responses whose rows are still on their way: written before the database closes.
     if (!(await services.storedResponses.store.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS))) logger.error('some stored responses were not written before shutdown');
@@ -161,6 +162,7 @@ function shutdownSteps(parts: RunningParts, reason: string): ShutdownStep[] {
   { name: 'close key changes', run: () => services.keyChanges?.close() },
   { name: 'close the ops listener', run: () => opsServer?.close() },
   { name: 'close file storage', run: () => services.fileStorage.close() },
+  { name: 'close MCP event streams', run: () => services.mcp.close() },
   { name: 'stop the simulator', run: () => simulator?.close() },
   // A dead link must not hold the exit: the pool gets a few seconds to close.
   { name: 'close the database', run: () => Promise.race([db.close(), new Promise<void>((resolve) => setTimeout(resolve, flushed ? 5_000 : 1_000).unref())]) },

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { toEnvelope, type GatewayError } from '../errors/gateway-error';
 
 /**
@@ -13,8 +14,8 @@ import { toEnvelope, type GatewayError } from '../errors/gateway-error';
  */
 export interface ErrorStyle {
   body(err: GatewayError, requestId: string): object;
-  /** Headers the dialect names the request with on an error answer (Anthropic's `request-id`), beside the gateway's own. */
-  headers?(requestId: string): Record<string, string>;
+  /** Headers the dialect adds to an error answer (Anthropic's `request-id`; MCP's `WWW-Authenticate` on a 401), beside the gateway's own. */
+  headers?(requestId: string, err?: GatewayError, req?: IncomingMessage): Record<string, string>;
 }
 
 export const GATEWAY_ERRORS: ErrorStyle = { body: toEnvelope };

@@ -9,6 +9,6 @@ export function sendError(res: ServerResponse, err: GatewayError): void {
   if (err.options.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.options.retryAfterSeconds));
   const l = locals(res);
   const style = l.errorStyle ?? GATEWAY_ERRORS;
-  for (const [name, value] of Object.entries(style.headers?.(l.requestId) ?? {})) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(style.headers?.(l.requestId, err, res.req) ?? {})) res.setHeader(name, value);
   sendJson(res, err.status, style.body(err, l.requestId));
 }

@@ -1,4 +1,5 @@
 import type { Ledger } from '../billing/ledger';
+import type { SpendLeaseStore } from '../billing/spend-lease-store';
 import type { Logger } from '../observability/logger';
 import { PeriodicRound } from './periodic-round';
 
@@ -9,8 +10,10 @@ const BATCH = 500;
 
 /**
  * Releases ledger holds whose request died with its instance (no usage
- * record, open past the expiry), so they stop taking from the wallet and
- * the budgets. Each round reads only the holds placed since the previous
+ * record, open past the expiry), and ends the spend leases whose holder
+ * stopped renewing them (gateway_take_lease also ends an account's expired
+ * leases when another instance leases it), so they stop taking from the
+ * wallet and the budgets. Each round reads only the holds placed since the previous
  * round's window; any instance may run it, and ending a hold twice is a
  * no-op in the database.
  */
@@ -20,6 +23,7 @@ export class HoldSweeper {
 
   constructor(
     private readonly ledger: Ledger,
+    private readonly leases: SpendLeaseStore,
     private readonly logger: Logger,
     private readonly expiryMs: number,
     everyMs = SWEEP_EVERY_MS,
@@ -38,6 +42,13 @@ export class HoldSweeper {
 
   /** One round: the holds placed between the last round's end and the expiry are released if still open. */
   async sweep(now = Date.now()): Promise<number> {
+    try {
+      let expired = 0;
+      for (let batch = BATCH; batch === BATCH; expired += batch) batch = await this.leases.expire(BATCH);
+      if (expired) this.logger.warn('expired spend leases given back: their instance stopped renewing them', { expired });
+    } catch (err) {
+      this.logger.warn('lease sweep failed; the next one retries', { err });
+    }
     const to = new Date(now - this.expiryMs);
     if (to <= this.sweptUpTo) return 0;
     try {

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/gateway-error';
 import { hashKeySecret, keyDisplayPrefix, newKeySecret } from './key-secret';
 import type { KeyStore } from './key-store';
 import type { Principal } from './principal';
+import { coveredByScope } from './mcp-tool-scope';
 
 /** The longest a temporary credential may live, and how long it lives when the request does not say. */
 export const MAX_CREDENTIAL_SECONDS = 7 * 24 * 60 * 60;
@@ -17,6 +18,8 @@ export interface MintInput {
   expiresInSeconds: number;
   models?: string[];
   allowedDomains?: string[];
+  /** MCP tools (names or patterns); absent: those its parent may use. */
+  mcpTools?: string[];
 }
 
 export interface CredentialView {
@@ -29,6 +32,8 @@ export interface CredentialView {
   models: string[];
   /** Search result domains; empty means every domain its parent may receive. */
   allowed_domains: string[];
+  /** MCP tools it may use (within its parent's); null: those its parent may use. */
+  mcp_tools: string[] | null;
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
@@ -41,6 +46,7 @@ interface CredentialRow {
   parentKeyId: string | null;
   allowedModels: string[];
   allowedDomains: string[];
+  allowedMcpTools: unknown;
   expiresAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
@@ -74,6 +80,8 @@ export class CredentialStore {
     if (parent.allowedDomains && !domains.length) throw Errors.validation('allowed_domains', 'must be given: the key has a domain allowlist, and a credential is never wider.');
     const outside = parent.allowedDomains ? domains.filter((d) => !parent.allowedDomains!.has(d)) : [];
     if (outside.length) throw Errors.validation('allowed_domains', `names ${outside.join(', ')}, outside the key's own allowlist.`);
+    const beyond = (input.mcpTools ?? []).filter((pattern) => !coveredByScope(parent.mcpTools, pattern));
+    if (beyond.length) throw Errors.validation('mcp_tools', `names ${beyond.join(', ')}, beyond the MCP tools the key itself may use.`);
     const wanted = now + input.expiresInSeconds * 1000;
     const expiresAt = new Date(parent.expiresAt ? Math.min(wanted, parent.expiresAt.getTime()) : wanted);
     const live = await this.prisma.apiKey.count({ where: { parentKeyId: parent.keyId, revokedAt: null, expiresAt: { gt: new Date(now) } } });
@@ -91,6 +99,7 @@ export class CredentialStore {
         keyPrefix: keyDisplayPrefix(key),
         allowedModels: models,
         allowedDomains: [...new Set(domains)],
+        ...(input.mcpTools && { allowedMcpTools: [...new Set(input.mcpTools)] }),
         expiresAt,
       },
     });
@@ -122,6 +131,7 @@ function credentialView(row: CredentialRow): CredentialView {
     parent_key_id: row.parentKeyId!,
     models: row.allowedModels,
     allowed_domains: row.allowedDomains,
+    mcp_tools: Array.isArray(row.allowedMcpTools) ? row.allowedMcpTools.map(String) : null,
     expires_at: row.expiresAt!.toISOString(),
     revoked_at: row.revokedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),

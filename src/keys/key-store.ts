@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Database } from '../db/database';
 import { GatewayError } from '../errors/gateway-error';
-import type { PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { NO_OTHER_INSTANCES, type KeyChangeNotifier } from './key-change';
 import { hashKeySecret, keyDisplayPrefix, mayBeKeySecret, newKeySecret } from './key-secret';
 import type { Principal } from './principal';
 import { intersectDomains, intersectModels } from './credential-scope';
+import { mcpToolScope } from './mcp-tool-scope';
 import { AccountStore, DEFAULT_ACCOUNT_ID } from './account-store';
 
 export interface CreateKeyInput {
@@ -17,12 +19,16 @@ export interface CreateKeyInput {
   member?: string;
   /** Search result domains the key may receive (a domain covers its subdomains); none: every domain. */
   allowedDomains?: string[];
+  /** MCP tool names or patterns (`weather__*`) the key may use; null or absent: every tool. */
+  mcpTools?: string[] | null;
 }
 
 /** What an operator may change of a key; a field left out stays as it is. */
 export interface KeyChange {
   models?: string[];
   allowedDomains?: string[];
+  /** null: every tool. */
+  mcpTools?: string[] | null;
 }
 
 export interface ApiKeyView {
@@ -33,6 +39,8 @@ export interface ApiKeyView {
   models: string[];
   /** The key's search domain allowlist; empty: every domain. */
   allowed_domains: string[];
+  /** MCP tool names or patterns the key may use through `/mcp`; null: every tool, `[]`: none. */
+  mcp_tools: string[] | null;
   account_id: string;
   project_id: string | null;
   member_id: string | null;
@@ -69,6 +77,8 @@ interface KeyRow {
   parent_expires_at: Date | string | null;
   parent_allowed_models: string[] | null;
   parent_allowed_domains: string[] | null;
+  allowed_mcp_tools: string[] | null;
+  parent_allowed_mcp_tools: string[] | null;
   spend_controlled: boolean;
 }
 
@@ -240,6 +250,7 @@ export class KeyStore {
       'SELECT k."id", k."account_id", k."project_id", k."member_id", k."name", k."allowed_models", k."expires_at", k."revoked_at", ' +
         'k."parent_key_id", k."allowed_domains", p."revoked_at" AS "parent_revoked_at", p."expires_at" AS "parent_expires_at", ' +
         'p."allowed_models" AS "parent_allowed_models", p."allowed_domains" AS "parent_allowed_domains", ' +
+        'k."allowed_mcp_tools", p."allowed_mcp_tools" AS "parent_allowed_mcp_tools", ' +
         'EXISTS (SELECT 1 FROM "wallets" w WHERE w."account_id" = k."account_id") AS "spend_controlled" ' +
         'FROM "api_keys" k LEFT JOIN "api_keys" p ON p."id" = k."parent_key_id" WHERE k."key_hash" = $1',
       [hash],
@@ -258,6 +269,7 @@ export class KeyStore {
       expiresAt: earliest(row.expires_at, row.parent_expires_at),
       parentKeyId: row.parent_key_id,
       allowedDomains: intersectDomains(listed(row.allowed_domains), listed(row.parent_allowed_domains)),
+      mcpTools: mcpToolScope(row.allowed_mcp_tools, row.parent_key_id ? row.parent_allowed_mcp_tools : null),
       spendControlled: row.spend_controlled,
     };
   }
@@ -281,6 +293,7 @@ export class KeyStore {
         keyPrefix: keyDisplayPrefix(key),
         allowedModels: input.models ?? [],
         allowedDomains: [...new Set(input.allowedDomains ?? [])],
+        allowedMcpTools: storedToolList(input.mcpTools),
         expiresAt: input.expiresAt ?? null,
       },
     });
@@ -302,6 +315,7 @@ export class KeyStore {
       data: {
         ...(change.models && { allowedModels: [...new Set(change.models)] }),
         ...(change.allowedDomains && { allowedDomains: [...new Set(change.allowedDomains)] }),
+        ...(change.mcpTools !== undefined && { allowedMcpTools: storedToolList(change.mcpTools) }),
       },
     });
     this.forget(id);
@@ -361,7 +375,7 @@ export class UnknownAccountError extends Error {
 }
 
 function toView(row: {
-  id: string; name: string; keyPrefix: string; allowedModels: string[]; allowedDomains: string[]; accountId: string; projectId: string | null;
+  id: string; name: string; keyPrefix: string; allowedModels: string[]; allowedDomains: string[]; allowedMcpTools: Prisma.JsonValue; accountId: string; projectId: string | null;
   memberId: string | null; parentKeyId: string | null; expiresAt: Date | null; revokedAt: Date | null; createdAt: Date;
 }): ApiKeyView {
   return {
@@ -371,6 +385,7 @@ function toView(row: {
     key_prefix: row.keyPrefix,
     models: row.allowedModels,
     allowed_domains: row.allowedDomains,
+    mcp_tools: toolListColumn.parse(row.allowedMcpTools),
     account_id: row.accountId,
     project_id: row.projectId,
     member_id: row.memberId,
@@ -379,6 +394,13 @@ function toView(row: {
     revoked_at: row.revokedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** `allowed_mcp_tools` is a JSON array of patterns, or NULL for every tool (a list column cannot tell none from all). */
+const toolListColumn = z.array(z.string()).nullable();
+
+function storedToolList(patterns: string[] | null | undefined): string[] | typeof Prisma.DbNull {
+  return patterns ? [...new Set(patterns)] : Prisma.DbNull;
 }
 
 function earliest(a: Date | string | null, b: Date | string | null): Date | null {

@@ -1,3 +1,5 @@
+import type { McpToolScope } from './mcp-tool-scope';
+
 /** Who is calling: the API key and what it belongs to, as the request handlers see it. */
 export interface Principal {
   keyId: string;
@@ -12,6 +14,8 @@ export interface Principal {
   parentKeyId: string | null;
   /** Search result domains the key may receive; null means every domain. */
   allowedDomains: ReadonlySet<string> | null;
+  /** MCP tools (`<server>__<tool>`) the key may use through `/mcp`: every allowlist in it must allow a tool; none: every tool. */
+  mcpTools: McpToolScope;
   /** The account has a wallet: its paid calls place holds against it and its budgets. */
   spendControlled: boolean;
 }

@@ -1,7 +1,7 @@
 import type { MeasuredUsage } from '../billing/usage-record';
 
 /** The model-call endpoints rate limits watch, by what their request body holds. */
-export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos' | 'search' | 'decisions' | 'messages' | GeminiLimitedEndpoint;
+export type LimitedEndpoint = 'chat' | 'responses' | 'embeddings' | 'videos' | 'search' | 'decisions' | 'messages' | 'mcp' | GeminiLimitedEndpoint;
 
 /** Gemini's methods, by their bodies: `generateContent` (and its stream), the two embedding methods, and `countTokens` (free: requests only; Messages' `count_tokens` too). */
 export type GeminiLimitedEndpoint = 'generate_content' | 'embed_content' | 'count_tokens';
@@ -20,11 +20,11 @@ const CHARS_PER_TOKEN = 4;
  * 256; a decision's prompt is its state and questions; Gemini's `contents`,
  * `systemInstruction` and `tools`, capped by `generationConfig.maxOutputTokens`;
  * an Anthropic Messages request's `system` and `messages`, capped by `max_tokens`).
- * Embeddings produce nothing; video submissions, searches and token counts count requests only (0).
+ * Embeddings produce nothing; video submissions, searches, MCP tool calls and token counts count requests only (0).
  * The estimate is corrected once the usage record is settled (see tokenCorrection).
  */
 export function estimateTokens(endpoint: LimitedEndpoint, body: unknown): number {
-  if (endpoint === 'videos' || endpoint === 'search' || endpoint === 'count_tokens' || typeof body !== 'object' || body === null) return 0;
+  if (endpoint === 'videos' || endpoint === 'search' || endpoint === 'mcp' || endpoint === 'count_tokens' || typeof body !== 'object' || body === null) return 0;
   const b = body as Record<string, unknown>;
   if (endpoint === 'generate_content' || endpoint === 'embed_content') return estimateGeminiTokens(endpoint, b);
   const prompt = endpoint === 'chat' ? [b.messages]

@@ -7,7 +7,7 @@ import type { SseStyle } from '../http/sse-writer';
  * message}, "request_id"}`, for every answer of the Messages door (the API
  * key's and the rate limit's included), so Anthropic's SDKs raise their own
  * error classes; and the `error` event that ends a stream that failed after
- * it started. The status is the gateway's (its codes are in the README);
+ * it started. The status is the gateway's (its codes are in docs/errors.md);
  * the type is the one Anthropic gives that status, an overloaded or
  * unavailable gateway or upstream being `overloaded_error`.
  * @see https://docs.anthropic.com/en/api/errors

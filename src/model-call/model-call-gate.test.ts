@@ -16,7 +16,7 @@ import { GatewayMetrics } from '../observability/metrics';
 import { ModelCallGate } from './model-call-gate';
 import { Tracing } from '../observability/tracing';
 
-const principal: Principal = { keyId: 'key_gate', accountId: 'acct_default', projectId: null, memberId: null, keyName: 'k', allowedModels: null, expiresAt: null, parentKeyId: null, allowedDomains: null, spendControlled: false };
+const principal: Principal = { keyId: 'key_gate', accountId: 'acct_default', projectId: null, memberId: null, keyName: 'k', allowedModels: null, expiresAt: null, parentKeyId: null, allowedDomains: null, mcpTools: [], spendControlled: false };
 const NO_LIMITS: RateLimitDefaults = { keyRpm: 0, keyTpm: 0, accountRpm: 0, accountTpm: 0 };
 
 describe('the model call gate', () => {

@@ -28,6 +28,7 @@ const catalog = new Catalog({
   providers: resolveProviders(config, { PRIMARY_KEY: 'sk-primary' }, 'http://127.0.0.1:8090'),
   pricing: { prices: new PriceTable(config.models), version: 7 },
   searchBackends: [],
+  mcpServers: [],
   decisions: { enabled: true, questionGeneration: false, generatorModel: undefined },
   revision: 3,
   loadedAt: 1_700_000_000,
@@ -35,7 +36,7 @@ const catalog = new Catalog({
 
 const key = (allowed: string[] | null): Principal => ({
   keyId: 'key_1', accountId: 'acc_1', projectId: null, memberId: null, keyName: 'test',
-  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null, parentKeyId: null, allowedDomains: null, spendControlled: false,
+  allowedModels: allowed ? new Set(allowed) : null, expiresAt: null, parentKeyId: null, allowedDomains: null, mcpTools: [], spendControlled: false,
 });
 
 describe('what a key may see of the catalog', () => {

@@ -369,7 +369,7 @@ export class VideoService {
     const first = candidates[0];
     const { timeout_ms: timeoutMs } = first.model.config.video!.polling;
     // The worst case is the task's price: its seconds, on the dearest route.
-    await ctx.spend.place(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] });
+    await ctx.spend.place(pricedRoutes(candidates), { promptTokens: 0, outputCap: 0, dimensions: [{ name: params.billingDimension, quantity: params.durationSeconds, unit: 'seconds' }] }, { outlivesCall: true });
     const now = Date.now();
     const id = newVideoId();
     let task = await this.deps.store.create({

@@ -8,6 +8,7 @@ import { validateConfig } from '../../src/config/load-config';
 import { needsSimulator, resolveProviders } from '../../src/providers/resolved-provider';
 import { compose, dockerfileEnv, dockerfileInstructions, envExample, resolvedEnvironment, sampleSecrets } from '../support/compose-file';
 import { variablesTheGatewayIgnores } from '../support/gateway-variables';
+import { codeBlocks, shellCommands } from '../support/markdown-code-blocks';
 import { createTestDatabase } from '../support/postgres-database';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
 
@@ -24,16 +25,7 @@ const root = path.join(__dirname, '..', '..');
 const page = readFileSync(path.join(root, 'docs', 'deployment.md'), 'utf8');
 
 /** The page's fenced blocks of one language, their list indentation removed. */
-function blocks(language: string): string[] {
-  return [...page.matchAll(/^( *)```(\w+)\n([^]*?)^\1```$/gm)]
-    .filter((m) => m[2] === language)
-    .map((m) => m[3].split('\n').map((line) => line.slice(m[1].length)).join('\n'));
-}
-
-/** A shell block's commands: continuation lines joined, blank lines and trailing comments left out. */
-function commands(block: string): string[] {
-  return block.replace(/\\\n\s*/g, '').split('\n').map((line) => line.replace(/\s{2,}#.*$/, '').trim()).filter((line) => line && !line.startsWith('#'));
-}
+const blocks = (language: string): string[] => codeBlocks(page, language).map((block) => block.code);
 
 interface Run {
   code: number;
@@ -193,7 +185,7 @@ describe('docs/deployment.md', () => {
 
   it('shows only commands it runs or checks, and each works', async () => {
     const seen: string[] = [];
-    for (const command of blocks('sh').flatMap(commands)) {
+    for (const command of blocks('sh').flatMap(shellCommands)) {
       const check = checks.find(([pattern]) => pattern.test(command));
       if (!check) throw new Error(`docs/deployment.md shows a command this test neither runs nor checks: ${command}`);
       await check[1](command);

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fastVideoConfig } from '../support/fast-video-config';
+import { startMcpServer, weatherTools } from '../support/mcp-test-servers';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../support/test-gateway';
 import {
   countNavigations,
@@ -413,6 +416,90 @@ describeWithChromium()('the web console in a browser', () => {
     await keyRow.locator('.badge', { hasText: 'revoked' }).waitFor();
     expect((await chat(key)).status).toBe(401);
     await screenshot(page, 'admin');
+  });
+
+  it('runs the MCP servers from the MCP page (health, add, edit, disable and remove confirmed) and sets a key\'s MCP tools in the key editor', async () => {
+    const weather = await startMcpServer('weather', weatherTools);
+    try {
+      const page = await open({ route: 'mcp' });
+      await pasteSecret(page, 'Admin token', ADMIN_TOKEN);
+      const toasts = page.locator('.toasts');
+      const add = page.getByRole('form', { name: 'Add an MCP server' });
+      await add.waitFor();
+      await page.getByText('No MCP servers yet.').waitFor();
+
+      // A bad address is refused in the gateway's words; a loopback server is added as private, with a price.
+      await add.getByLabel('Server name', { exact: true }).fill('weather');
+      await add.getByLabel('URL', { exact: true }).fill('not a url');
+      await add.getByRole('button', { name: 'Add server' }).click();
+      expect(await add.getByRole('alert').textContent()).toMatch(/"url".*code.*invalid_parameter/s);
+      await add.getByLabel('URL', { exact: true }).fill(weather.url);
+      await add.getByLabel('Price per call (USD)', { exact: true }).fill('0.002');
+      await add.getByLabel('On a private network').check();
+      await add.getByRole('button', { name: 'Add server' }).click();
+      await toasts.getByText('Added MCP server weather.').waitFor();
+      const row = page.locator('tr[data-server="weather"]');
+      await waitForText(row.locator('td[data-health]'), 'not called yet');
+      expect(await row.textContent()).toContain('$0.002');
+
+      // Another on loopback, not declared private: taken, and refused at use by the SSRF rule, which its health shows.
+      await add.getByLabel('Server name', { exact: true }).fill('sneaky');
+      await add.getByLabel('URL', { exact: true }).fill(weather.url);
+      await add.getByRole('button', { name: 'Add server' }).click();
+      await toasts.getByText('Added MCP server sneaky.').waitFor();
+
+      const key = await t.createKey({ name: 'console-mcp' });
+      const client = new Client({ name: 'console-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['weather__alerts', 'weather__forecast']);
+      await client.close();
+      await page.getByRole('button', { name: 'Refresh health' }).click();
+      await waitForText(row.locator('td[data-health] .badge'), 'answering');
+      const sneaky = page.locator('tr[data-server="sneaky"]');
+      await waitForText(sneaky.locator('td[data-health] .badge'), 'failing');
+      expect(await sneaky.locator('td[data-health]').textContent()).toMatch(/declare it private/);
+      await screenshot(page, 'mcp-servers');
+
+      // Edited in place; disabled only once confirmed, enabled again without a question; removed once confirmed.
+      await row.getByRole('button', { name: 'Edit MCP server weather' }).click();
+      const edit = page.getByRole('form', { name: 'Edit MCP server weather' });
+      await edit.getByLabel('Price per call (USD)', { exact: true }).fill('0.005');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await toasts.getByText('Changed MCP server weather.').waitFor();
+      await waitForText(row.locator('td').nth(3), '$0.005');
+      await row.getByRole('button', { name: 'Disable MCP server weather' }).click();
+      const disable = page.getByRole('dialog', { name: 'Disable MCP server weather?' });
+      expect(await disable.textContent()).toContain('weather__*');
+      await disable.getByRole('button', { name: 'Disable' }).click();
+      await waitForText(row.locator('.badge').first(), 'disabled');
+      expect((await admin('{ mcpServers { name enabled } }')).mcpServers).toContainEqual({ name: 'weather', enabled: false });
+      await row.getByRole('button', { name: 'Enable MCP server weather' }).click();
+      await waitForText(row.locator('.badge').first(), 'enabled');
+      await sneaky.getByRole('button', { name: 'Remove MCP server sneaky' }).click();
+      await page.getByRole('dialog', { name: 'Remove MCP server sneaky?' }).getByRole('button', { name: 'Remove' }).click();
+      await sneaky.waitFor({ state: 'detached' });
+      expect((await admin('{ mcpServers { name } }')).mcpServers).toEqual([{ name: 'weather' }]);
+
+      // The key's MCP tools, narrowed in the key editor and confirmed first.
+      const keyId = ((await admin('{ keys { id name accountId } }')).keys as Array<{ id: string; name: string; accountId: string }>).find((k) => k.name === 'console-mcp')!;
+      const accountName = ((await admin('{ accounts { id name } }')).accounts as Array<{ id: string; name: string }>).find((a) => a.id === keyId.accountId)!.name;
+      await page.getByRole('link', { name: 'Admin' }).click();
+      await page.getByRole('button', { name: `Show account ${accountName}` }).click();
+      await page.getByRole('button', { name: 'Edit key console-mcp' }).click();
+      const editKey = page.getByRole('form', { name: 'Edit key console-mcp' });
+      await editKey.getByLabel('Every MCP tool').uncheck();
+      await editKey.getByLabel('MCP tools (weather__*, search__query; empty: none)', { exact: true }).fill('weather__forecast');
+      await editKey.getByRole('button', { name: 'Save…' }).click();
+      const change = page.getByRole('dialog', { name: 'Change key console-mcp?' });
+      expect(await change.textContent()).toContain('MCP tools: every tool → weather__forecast');
+      await change.getByRole('button', { name: 'Save' }).click();
+      await toasts.getByText('Changed key console-mcp.').waitFor();
+      await waitForText(page.locator(`tr[data-key-id="${keyId.id}"] td`).nth(4), 'weather__forecast');
+      expect((await admin('{ keys { id mcpTools } }')).keys).toContainEqual({ id: keyId.id, mcpTools: ['weather__forecast'] });
+    } finally {
+      await weather.close();
+      await admin('mutation { removeMcpServer(name: "weather") { deleted } }').catch(() => undefined);
+    }
   });
 
   it('mints a temporary credential with the key, shows its secret once, refuses one wider than the key, and revokes it', async () => {

@@ -5,8 +5,8 @@ import { createTestDatabase } from './postgres-database';
 export interface InstancesOnOneDatabase {
   /** Starts a gateway on the shared database (DATABASE_URL is set; the rest comes from `env`). */
   spawn(env: Record<string, string>): Promise<GatewayProcess>;
-  /** Stops one instance early (SIGTERM), as a restart does. */
-  stop(instance: GatewayProcess): Promise<void>;
+  /** Stops one instance early (SIGTERM, as a restart does, unless another signal is named: SIGKILL for a crash). */
+  stop(instance: GatewayProcess, signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -30,9 +30,9 @@ export function instancesOnOneDatabase(): InstancesOnOneDatabase {
       running.add(instance);
       return instance;
     },
-    async stop(instance) {
+    async stop(instance, signal = 'SIGTERM') {
       running.delete(instance);
-      await instance.kill('SIGTERM');
+      await instance.kill(signal);
     },
   };
 }

@@ -48,13 +48,23 @@ export class AccountsAdminResolver {
       ...(input.project != null && { project: input.project }),
       ...(input.member != null && { member: input.member }),
       ...(input.allowedDomains != null && { allowed_domains: input.allowedDomains }),
+      ...(input.mcpTools != null && { mcp_tools: input.mcpTools }),
     });
     return { ...apiKey(created), key: created.key };
   }
 
-  @Mutation(() => ApiKey, { description: "Changes a key's models or search domain allowlist (or both) on every instance; its temporary credentials are narrowed with it." })
+  @Mutation(() => ApiKey, { description: "Changes a key's models, search domain allowlist or MCP tools on every instance; its temporary credentials are narrowed with it." })
   async updateKey(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateKeyInput) input: UpdateKeyInput, @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
-    return apiKey(await ctx.admin.keys.update(id, { ...(input.models != null && { models: input.models }), ...(input.allowedDomains != null && { allowed_domains: input.allowedDomains }) }));
+    return apiKey(await ctx.admin.keys.update(id, {
+      ...(input.models != null && { models: input.models }),
+      ...(input.allowedDomains != null && { allowed_domains: input.allowedDomains }),
+      ...(input.mcpTools != null && { mcp_tools: input.mcpTools }),
+    }));
+  }
+
+  @Mutation(() => ApiKey, { description: "Replaces a key's MCP tool allowlist on every instance: null allows every tool, empty none; its temporary credentials are narrowed with it." })
+  async setKeyMcpTools(@Arg('id', () => ID) id: string, @Arg('tools', () => [String], { nullable: true }) tools: string[] | null, @Ctx() ctx: AdminGraphqlContext): Promise<ApiKey> {
+    return apiKey(await ctx.admin.keys.update(id, { mcp_tools: tools ?? null }));
   }
 
   @Mutation(() => ApiKey, { description: "Replaces a key's search domain allowlist (empty: every domain) on every instance." })
@@ -78,7 +88,7 @@ function owner(o: OwnerView): AccountOwner {
 
 function apiKey(k: ApiKeyView): ApiKey {
   return {
-    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, allowedDomains: k.allowed_domains, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id, parentKeyId: k.parent_key_id,
+    id: k.id, name: k.name, keyPrefix: k.key_prefix, models: k.models, allowedDomains: k.allowed_domains, mcpTools: k.mcp_tools, accountId: k.account_id, projectId: k.project_id, memberId: k.member_id, parentKeyId: k.parent_key_id,
     expiresAt: k.expires_at ? new Date(k.expires_at) : null, revokedAt: k.revoked_at ? new Date(k.revoked_at) : null, createdAt: new Date(k.created_at),
   };
 }

@@ -15,13 +15,14 @@ import { QUERY_LIMITS, queryLimitRules } from '../query-limits';
 import { MAX_PAGE_SIZE } from '../types/page-args';
 import { AccountsAdminResolver } from './accounts-admin-resolver';
 import type { AdminGraphqlContext, AdminServices } from './admin-context';
+import { McpServersAdminResolver } from './mcp-servers-admin-resolver';
 import { SpendAdminResolver } from './spend-admin-resolver';
 
 export const ADMIN_GRAPHQL_PATH = '/api/admin/graphql';
 
-/** The admin schema: accounts, keys, wallets, budgets, the ledger and reconcile, as queries and mutations. */
+/** The admin schema: accounts, keys, wallets, budgets, the ledger and reconcile, and the catalog's MCP servers, as queries and mutations. */
 export function buildAdminSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [AccountsAdminResolver, SpendAdminResolver], validate: false });
+  return buildSchema({ resolvers: [AccountsAdminResolver, SpendAdminResolver, McpServersAdminResolver], validate: false });
 }
 
 /**

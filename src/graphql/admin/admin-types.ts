@@ -37,6 +37,7 @@ export class ApiKey {
   @Field() keyPrefix!: string;
   @Field(() => [String]) models!: string[];
   @Field(() => [String], { description: 'Search result domains the key may receive (a domain covers its subdomains); empty: every domain.' }) allowedDomains!: string[];
+  @Field(() => [String], { nullable: true, description: 'MCP tools (`<server>__<tool>`, or patterns such as `weather__*`) the key may use through /mcp; null: every tool, empty: none.' }) mcpTools!: string[] | null;
   @Field() accountId!: string;
   @Field(() => String, { nullable: true }) projectId!: string | null;
   @Field(() => String, { nullable: true }) memberId!: string | null;
@@ -60,12 +61,14 @@ export class CreateKeyInput {
   @Field({ nullable: true, description: 'A project name of the account (made on first use).' }) project?: string;
   @Field({ nullable: true, description: 'A member name of the account (made on first use).' }) member?: string;
   @Field(() => [String], { nullable: true, description: 'Search result domains the key may receive; left out: every domain.' }) allowedDomains?: string[];
+  @Field(() => [String], { nullable: true, description: 'MCP tools (names or patterns) the key may use; left out: every tool, empty: none.' }) mcpTools?: string[];
 }
 
 @InputType({ description: 'What to change of a key: the fields of PATCH /api/admin/keys/{id}; a field left out (or null) stays as it is.' })
 export class UpdateKeyInput {
   @Field(() => [String], { nullable: true, description: 'The models it may use; empty: every model.' }) models?: string[] | null;
   @Field(() => [String], { nullable: true, description: 'Search result domains it may receive; empty: every domain.' }) allowedDomains?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'MCP tools (names or patterns) it may use; empty: none (setKeyMcpTools with null allows every tool again).' }) mcpTools?: string[] | null;
 }
 
 @ObjectType({ description: "An account's wallet: balance after open holds, what is held, and how far below zero holds may go." })
@@ -86,7 +89,7 @@ export class WalletMovement {
 @ObjectType({ description: 'One movement of money in the append-only ledger.' })
 export class LedgerEntry {
   @Field(() => ID) id!: string;
-  @Field({ description: 'top_up, hold, settle, release, charge, refund or adjustment.' }) kind!: string;
+  @Field({ description: 'top_up, hold, settle, release, charge, refund, adjustment, lease or lease_return.' }) kind!: string;
   @Field(() => GraphQLSafeInt, { description: 'What it did to the wallet balance (a hold is negative).' }) amountMicrousd!: number;
   @Field(() => GraphQLSafeInt, { description: 'What it did to the amount charged for calls.' }) chargedMicrousd!: number;
   @Field(() => String, { nullable: true }) holdId!: string | null;
@@ -151,4 +154,56 @@ export class Refund {
   @Field() requestId!: string;
   @Field(() => GraphQLSafeInt) refundedMicrousd!: number;
   @Field(() => Wallet) wallet!: Wallet;
+}
+
+@ObjectType({ description: "How an MCP server answered this instance lately (each instance keeps its own; a restart forgets it)." })
+export class McpServerHealth {
+  @Field(() => GraphQLDateTimeISO, { nullable: true, description: 'The last call that reached it (a JSON-RPC error included).' }) lastSuccessAt!: Date | null;
+  @Field(() => GraphQLDateTimeISO, { nullable: true, description: 'The last call that could not reach it, timed out, or was refused.' }) lastFailureAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'Why that call failed.' }) lastError!: string | null;
+}
+
+@ObjectType({ description: 'An upstream MCP server of the catalog (`mcp.servers`), its tools served at /mcp as `<name>__<tool>`.' })
+export class McpServer {
+  @Field(() => ID) name!: string;
+  @Field() url!: string;
+  @Field({ description: 'streamable_http or sse' }) transport!: string;
+  @Field(() => GraphQLJSONObject, { description: 'How the gateway authenticates to it: none, headers (header -> environment variable) or oauth_client_credentials; secrets named by variable.' }) auth!: Record<string, unknown>;
+  @Field({ description: 'Whether a loopback or private address is allowed.' }) private!: boolean;
+  @Field(() => Int) timeoutMs!: number;
+  @Field() enabled!: boolean;
+  @Field(() => String, { nullable: true, description: 'USD per tools/call, a decimal string; null: zero.' }) pricePerCall!: string | null;
+  @Field(() => GraphQLJSONObject, { description: 'Tool name -> USD per call, instead of pricePerCall.' }) toolPrices!: Record<string, string>;
+  @Field(() => McpServerHealth) health!: McpServerHealth;
+}
+
+@InputType({ description: 'An MCP server to add: the fields of POST /api/admin/mcp/servers.' })
+export class AddMcpServerInput {
+  @Field() name!: string;
+  @Field() url!: string;
+  @Field({ nullable: true }) transport?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) auth?: Record<string, unknown>;
+  @Field({ nullable: true }) private?: boolean;
+  @Field(() => Int, { nullable: true }) timeoutMs?: number;
+  @Field({ nullable: true }) enabled?: boolean;
+  @Field({ nullable: true }) pricePerCall?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) toolPrices?: Record<string, unknown>;
+}
+
+@InputType({ description: 'What to change of an MCP server: the fields of PATCH /api/admin/mcp/servers/{name}; a field left out stays, a field set to null goes back to its default.' })
+export class UpdateMcpServerInput {
+  @Field(() => String, { nullable: true }) url?: string | null;
+  @Field(() => String, { nullable: true }) transport?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) auth?: Record<string, unknown> | null;
+  @Field(() => Boolean, { nullable: true }) private?: boolean | null;
+  @Field(() => Int, { nullable: true }) timeoutMs?: number | null;
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean | null;
+  @Field(() => String, { nullable: true }) pricePerCall?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) toolPrices?: Record<string, unknown> | null;
+}
+
+@ObjectType({ description: 'A removed MCP server.' })
+export class McpServerRemoval {
+  @Field(() => ID) name!: string;
+  @Field() deleted!: boolean;
 }

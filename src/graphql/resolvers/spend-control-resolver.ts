@@ -37,9 +37,10 @@ export class SpendControlResolver {
       ...(input.models != null && { models: input.models }),
       ...(input.budgetMicrousd != null && { budget_microusd: input.budgetMicrousd }),
       ...(input.allowedDomains != null && { allowed_domains: input.allowedDomains }),
+      ...(input.mcpTools != null && { mcp_tools: input.mcpTools }),
     });
     const minted = await mintCredential(ctx.services.credentials, parent, {
-      name: body.name, expiresInSeconds: body.expires_in, models: body.models, allowedDomains: body.allowed_domains,
+      name: body.name, expiresInSeconds: body.expires_in, models: body.models, allowedDomains: body.allowed_domains, mcpTools: body.mcp_tools,
       budgetMicrousd: body.budget_microusd === undefined ? undefined : BigInt(body.budget_microusd),
     });
     return { ...credentialNode(minted), key: minted.key, budget: minted.budget && budgetNode(minted.budget) };
@@ -61,7 +62,7 @@ function parentKey(principal: Principal): Principal {
 /** A credential as GraphQL shows it. */
 export function credentialNode(c: CredentialView): CredentialNode {
   return {
-    id: c.id, name: c.name, keyPrefix: c.key_prefix, models: c.models, allowedDomains: c.allowed_domains,
+    id: c.id, name: c.name, keyPrefix: c.key_prefix, models: c.models, allowedDomains: c.allowed_domains, mcpTools: c.mcp_tools,
     expiresAt: new Date(c.expires_at), revokedAt: c.revoked_at ? new Date(c.revoked_at) : null, createdAt: new Date(c.created_at),
   };
 }

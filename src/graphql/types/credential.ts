@@ -21,6 +21,9 @@ export class CredentialNode {
   @Field(() => [String], { description: 'Search result domains; empty: every domain the key may receive.' })
   allowedDomains!: string[];
 
+  @Field(() => [String], { nullable: true, description: 'MCP tools (names or patterns) it may use through /mcp, within the key\'s; null: those the key may use.' })
+  mcpTools!: string[] | null;
+
   @Field(() => GraphQLDateTimeISO)
   expiresAt!: Date;
 
@@ -56,4 +59,7 @@ export class CreateCredentialInput {
 
   @Field(() => [String], { nullable: true, description: 'Search result domains it may receive.' })
   allowedDomains?: string[];
+
+  @Field(() => [String], { nullable: true, description: 'MCP tools (names or patterns) it may use, each within the key\'s own (a wider one is refused); left out: the key\'s.' })
+  mcpTools?: string[];
 }

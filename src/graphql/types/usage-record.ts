@@ -187,6 +187,18 @@ export class DecisionStage {
   questions?: string | null;
 }
 
+@ObjectType({ description: 'An MCP tool call through /mcp: the server and tool it named, and how it went.' })
+export class McpToolCall {
+  @Field({ description: 'The upstream MCP server, as the catalog names it.' })
+  server!: string;
+
+  @Field({ description: "The tool's name on its server (clients call it as `<server>__<tool>`)." })
+  tool!: string;
+
+  @Field({ description: '`ok`, `tool_error` (the tool answered with isError) or `failed` (no answer).' })
+  outcome!: string;
+}
+
 @Directive(ENTITY_KEY)
 @ObjectType({ description: 'The usage and billing record of one request, readable only by the key that made it.' })
 export class UsageRecord {
@@ -225,4 +237,7 @@ export class UsageRecord {
 
   @Field(() => DecisionStage, { nullable: true, description: 'Set on decision requests.' })
   decision?: DecisionStage | null;
+
+  @Field(() => McpToolCall, { nullable: true, description: 'Set on MCP tool calls (endpoint `/mcp`).' })
+  mcp?: McpToolCall | null;
 }

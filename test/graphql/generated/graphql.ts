@@ -30,6 +30,8 @@ export type CreateCredentialInput = {
   budgetMicrousd?: number | null | undefined;
   /** Seconds it lives: 60 to 604800 (7 days), 3600 when not given; never past the key's own expiry. */
   expiresIn?: number | null | undefined;
+  /** MCP tools (names or patterns) it may use, each within the key's own (a wider one is refused); left out: the key's. */
+  mcpTools?: Array<string> | null | undefined;
   /** Models it may use, among the key's own. */
   models?: Array<string> | null | undefined;
   name?: string | null | undefined;

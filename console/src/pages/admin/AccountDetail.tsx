@@ -1,7 +1,7 @@
 import { ProblemNotice } from '../../components/ProblemNotice';
 import { useGraphqlQuery } from '../../lib/use-graphql-query';
 import { ACCOUNT_QUERY, type AccountAnswer, type ApiKey } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 import { BudgetForm } from './BudgetForm';
 import { BudgetTable } from './BudgetTable';
 import { CreateKeyForm } from './CreateKeyForm';

@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ProblemNotice } from '../../components/ProblemNotice';
-import { SecretForm } from '../../components/SecretForm';
-import { SecretStatus } from '../../components/SecretStatus';
-import { checkAdminToken } from '../../lib/secret-check';
+import { OperatorPage } from '../../components/OperatorPage';
 import { useGraphqlQuery } from '../../lib/use-graphql-query';
 import type { StoredSecret } from '../../lib/use-stored-secret';
 import { AccountDetail } from './AccountDetail';
 import { AccountList } from './AccountList';
 import { ACCOUNTS_QUERY, type AccountsAnswer } from './admin-operations';
-import { useAdminSession } from './admin-session';
+import { useAdminSession } from '../../lib/admin-session';
 import { CreateAccountForm } from './CreateAccountForm';
 import { FirstKey } from './FirstKey';
 
@@ -20,23 +18,9 @@ import { FirstKey } from './FirstKey';
  */
 export function AdminPage({ token, onSignIn }: { token: StoredSecret; onSignIn(key: string, remember: boolean): void }) {
   return (
-    <section aria-labelledby="admin-title">
-      <header class="page-header">
-        <h1 id="admin-title">Admin</h1>
-        {token.value && <SecretStatus label="Admin token" secret={token.value} onForget={token.forget} />}
-      </header>
-      {token.value ? (
-        <Operator key={token.value} token={token.value} onSignIn={onSignIn} />
-      ) : (
-        <SecretForm
-          title="I am the operator"
-          label="Admin token"
-          hint="The gateway's GATEWAY_ADMIN_TOKEN. The admin API is off when the gateway has none."
-          check={checkAdminToken}
-          onSave={token.save}
-        />
-      )}
-    </section>
+    <OperatorPage title="Admin" token={token}>
+      {(value) => <Operator key={value} token={value} onSignIn={onSignIn} />}
+    </OperatorPage>
   );
 }
 

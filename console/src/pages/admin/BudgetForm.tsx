@@ -7,7 +7,7 @@ import { unreadableAmount } from '../../lib/amount-problem';
 import { formatMicrousd, parseUsd } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { CREATE_BUDGET, type ApiKey, type BudgetInput, type Owner } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 const SCOPES = ['account', 'key', 'project', 'member'] as const;
 type Scope = (typeof SCOPES)[number];

@@ -9,7 +9,7 @@ import { unreadableAmount } from '../../lib/amount-problem';
 import { formatMicrousd, formatTime, parseUsd } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { DELETE_BUDGET, UPDATE_BUDGET, type ApiKey, type Budget, type Owner } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 import { MODES } from './BudgetForm';
 
 interface AccountOwners {

@@ -4,7 +4,7 @@ import { ProblemNotice } from '../../components/ProblemNotice';
 import { useToast } from '../../components/Toasts';
 import { useAction } from '../../lib/use-action';
 import { CREATE_ACCOUNT } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 /** A new customer account by name; it is shown at once. */
 export function CreateAccountForm({ admin, onCreated }: { admin: AdminSession; onCreated(id: string): void }) {

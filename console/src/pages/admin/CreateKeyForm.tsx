@@ -6,7 +6,7 @@ import { useToast } from '../../components/Toasts';
 import { parseList } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { CREATE_KEY, type ApiKey, type KeyInput, type Owner } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 export interface CreateKeyFormProps {
   admin: AdminSession;

@@ -1,7 +1,7 @@
 import { ProblemNotice } from '../../components/ProblemNotice';
 import { checkApiKey } from '../../lib/secret-check';
 import { useAction } from '../../lib/use-action';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 import { CreateKeyForm } from './CreateKeyForm';
 
 /**

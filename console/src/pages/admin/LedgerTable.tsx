@@ -6,10 +6,10 @@ import { formatMicrousd, formatTime } from '../../lib/format';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { useGraphqlQuery } from '../../lib/use-graphql-query';
 import { LEDGER_PAGE_SIZE, LEDGER_QUERY, type LedgerAnswer, type LedgerEntry } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 import { RefundDialog } from './RefundDialog';
 
-/** An account's ledger entries, newest first, page by page (the ledger pages backwards with `before`); a settled charge can be refunded. */
+/** An account's ledger entries, newest first, page by page (the ledger pages backwards with `before`); a settled charge (or one charged inside a lease) can be refunded. */
 export function LedgerTable({ admin, accountId }: { admin: AdminSession; accountId: string }) {
   const pages = useCursorPages();
   const ledger = useGraphqlQuery<LedgerAnswer>(admin.endpoint, LEDGER_QUERY, { accountId, first: LEDGER_PAGE_SIZE, before: pages.after }, admin.revision);
@@ -32,7 +32,7 @@ export function LedgerTable({ admin, accountId }: { admin: AdminSession; account
               </td>
               <td>{e.note}</td>
               <td class="actions-cell">
-                {e.kind === 'settle' && e.chargedMicrousd > 0 && e.requestId && (
+                {(e.kind === 'settle' || e.kind === 'charge') && e.chargedMicrousd > 0 && e.requestId && (
                   <button type="button" class="link-button" aria-label={`Refund request ${e.requestId}`} onClick={() => setRefunding(e)}>
                     Refund…
                   </button>

@@ -4,7 +4,7 @@ import { ProblemNotice } from '../../components/ProblemNotice';
 import { useToast } from '../../components/Toasts';
 import { useAction } from '../../lib/use-action';
 import { CREATE_MEMBER, CREATE_PROJECT } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 /** A project or member of the account by name (an existing name answers the existing one). */
 export function OwnerForm({ admin, accountId, kind }: { admin: AdminSession; accountId: string; kind: 'project' | 'member' }) {

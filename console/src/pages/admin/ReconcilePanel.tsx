@@ -4,7 +4,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { formatCount, formatMicrousd, formatTime } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { RECONCILE_QUERY, type Reconciliation } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 /**
  * Reconcile: the spend-control invariants recomputed from the ledger for

@@ -6,7 +6,7 @@ import { useToast } from '../../components/Toasts';
 import { unreadableAmount } from '../../lib/amount-problem';
 import { formatMicrousd, parseUsd } from '../../lib/format';
 import { REFUND } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 /**
  * Gives back a request's settled charge, or part of it, to its wallet and

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 import { RefundDialog } from './RefundDialog';
 
 /** A refund by request id (as a customer quotes it, or as the usage records show it), confirmed in its dialog. */

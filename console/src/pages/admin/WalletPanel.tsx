@@ -8,7 +8,7 @@ import { unreadableAmount } from '../../lib/amount-problem';
 import { formatMicrousd, parseUsd } from '../../lib/format';
 import type { GatewayProblem } from '../../lib/gateway-problem';
 import { SET_CREDIT_LIMIT, TOP_UP, type Wallet } from './admin-operations';
-import type { AdminSession } from './admin-session';
+import type { AdminSession } from '../../lib/admin-session';
 
 type Pending = { kind: 'top_up'; amount: number; note: string } | { kind: 'credit_limit'; limit: number | null };
 

@@ -17,12 +17,14 @@ export interface ApiKey {
   parentKeyId: string | null;
   models: string[];
   allowedDomains: string[];
+  /** MCP tools (names or patterns) it may use through /mcp; null: every tool. */
+  mcpTools: string[] | null;
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
 }
 
-const KEY_FIELDS = 'id name keyPrefix accountId projectId memberId parentKeyId models allowedDomains createdAt expiresAt revokedAt';
+const KEY_FIELDS = 'id name keyPrefix accountId projectId memberId parentKeyId models allowedDomains mcpTools createdAt expiresAt revokedAt';
 
 export interface AccountsAnswer {
   accounts: Account[];
@@ -128,6 +130,8 @@ export interface KeyInput {
 export const CREATE_KEY = `mutation ConsoleCreateKey($input: CreateKeyInput!) { createKey(input: $input) { ${KEY_FIELDS} key } }`;
 
 export const UPDATE_KEY = `mutation ConsoleUpdateKey($id: ID!, $input: UpdateKeyInput!) { updateKey(id: $id, input: $input) { ${KEY_FIELDS} } }`;
+
+export const SET_KEY_MCP_TOOLS = `mutation ConsoleSetKeyMcpTools($id: ID!, $tools: [String!]) { setKeyMcpTools(id: $id, tools: $tools) { id mcpTools } }`;
 
 export const REVOKE_KEY = `mutation ConsoleRevokeKey($id: ID!) { revokeKey(id: $id) { id revokedAt } }`;
 

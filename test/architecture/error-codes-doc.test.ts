@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, TASK_ERROR_CODES, errorType } from '../../src/errors/error-codes';
 
-const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const page = readFileSync(path.join(__dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
 
 /** The rows of the markdown table whose header line is `header`. */
 function tableRows(header: string): string[][] {
-  const lines = readme.split('\n');
+  const lines = page.split('\n');
   const start = lines.indexOf(header);
   expect(start).toBeGreaterThan(-1);
   const rows: string[][] = [];
@@ -19,7 +19,7 @@ function tableRows(header: string): string[][] {
 
 const unquote = (cell: string) => cell.replace(/^`|`$/g, '');
 
-describe('the README documents exactly the error-code registry', () => {
+describe('docs/errors.md documents exactly the error-code registry', () => {
   it('lists every request error code with its status and type, and no other', () => {
     const documented = tableRows('| status | code | type | meaning |').map(([status, code, type]) => [unquote(code), Number(status), unquote(type)]);
     const registered = Object.entries(ERROR_CODES).map(([code, spec]) => [code, spec.status, errorType(code as keyof typeof ERROR_CODES)]);

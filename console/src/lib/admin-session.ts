@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'preact/hooks';
-import { ADMIN_GRAPHQL_PATH, graphqlRequest, type GraphqlEndpoint } from '../../lib/graphql-request';
+import { ADMIN_GRAPHQL_PATH, graphqlRequest, type GraphqlEndpoint } from './graphql-request';
 
 /** What every part of the Admin page shares: the admin token, and the revision its writes raise. */
 export interface AdminSession {

@@ -8,6 +8,8 @@ import type { TestDatabase } from './test-gateway';
 
 export interface OpenedTestDatabase {
   db: Database;
+  /** The PostgreSQL database's URL (absent for the embedded one, which lives in `dir`). */
+  url?: string;
   /** The folder of the embedded database, or a scratch folder beside a PostgreSQL one (for spools). */
   dir: string;
   close(): Promise<void>;
@@ -20,14 +22,22 @@ export interface OpenedTestDatabase {
 export async function openTestDatabase(kind: TestDatabase, opts: { empty?: boolean } = {}): Promise<OpenedTestDatabase> {
   if (kind === 'pglite') {
     const dir = opts.empty ? mkdtempSync(path.join(os.tmpdir(), 'gateway-empty-')) : await freshPgliteDataDir();
-    const db = await openDatabase({ dataDir: path.join(dir, 'pglite') });
-    return { db, dir, close: async () => (await db.close(), rmSync(dir, { recursive: true, force: true })) };
+    const opened: OpenedTestDatabase = {
+      db: await openDatabase({ dataDir: path.join(dir, 'pglite') }),
+      dir,
+      async close() {
+        await opened.db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+    return opened;
   }
   const pg = await createTestDatabase(opts);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-pg-scratch-'));
   const db = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
   return {
     db,
+    url: pg.url,
     dir,
     async close() {
       await db.close();

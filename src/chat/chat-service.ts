@@ -22,6 +22,9 @@ import { clientUsageFromMeasured, toClientUsage, withLocalOutput, withReasoningE
 import { applyReasoningRules } from './reasoning/reasoning-rules';
 import { splitThinkingSuffix } from './reasoning/thinking-suffix';
 import { explainUsagePolicyRefusal } from './reasoning/usage-policy-error';
+import type { McpToolsForModels } from '../mcp/mcp-tools-for-models';
+import { isMcpTool, MCP_TOOLS_NOT_STREAMED } from '../providers/mcp/mcp-tools-elsewhere';
+import { runMcpToolLoop, splitMcpTools } from './mcp-tool-loop';
 
 export const CHAT_ENDPOINT = '/v1/chat/completions';
 
@@ -47,6 +50,8 @@ export class ChatService {
   constructor(
     private readonly catalog: Catalog,
     private readonly routing: Routing,
+    /** Runs the tool loop of requests that name MCP tools; without it they are refused. */
+    private readonly mcpTools?: McpToolsForModels,
   ) {}
 
   /**
@@ -75,7 +80,18 @@ export class ChatService {
     return { req, candidates };
   }
 
+  /** The answer; for a request that names MCP tools, the answer after the tool loop the gateway runs (chat/mcp-tool-loop.ts). */
   async complete(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<ChatCompletion> {
+    const split = splitMcpTools(raw);
+    if (!split) return this.completeTurn(ctx, raw, entry);
+    ctx.ticket.noteRequestedModel(split.body.model);
+    if (!this.mcpTools) throw new GatewayError('invalid_parameter', 'MCP tools are not served by this gateway.', { param: `tools[${split.indexes[0]}]` });
+    const completion = await runMcpToolLoop(ctx, split, this.mcpTools, entry.path, (turn, body) => this.completeTurn(turn, body, entry));
+    completion.id = completionId(ctx.requestId);
+    return completion;
+  }
+
+  private async completeTurn(ctx: RequestContext, raw: unknown, entry: ChatEntry): Promise<ChatCompletion> {
     const { req, candidates } = this.prepare(ctx, raw, entry);
     return tryRoutes(ctx, this.routing, candidates, async (attempt) => {
       const { candidate } = attempt;
@@ -99,6 +115,8 @@ export class ChatService {
    * move to the next route; after that, the stream is committed.
    */
   async stream(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<AsyncGenerator<ChatCompletionChunk>> {
+    const mcpTool = raw && typeof raw === 'object' && Array.isArray((raw as { tools?: unknown }).tools) ? ((raw as { tools: unknown[] }).tools).findIndex(isMcpTool) : -1;
+    if (mcpTool >= 0) throw new GatewayError('invalid_parameter', MCP_TOOLS_NOT_STREAMED, { param: `tools[${mcpTool}]` });
     const { req, candidates } = this.prepare(ctx, raw, entry);
     if (!req.stream) throw new GatewayError('invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
     return tryRoutes(ctx, this.routing, candidates, async (attempt) => {

@@ -54,6 +54,8 @@ import { MessagesService } from '../messages/messages-service';
 import { StoredResponses } from '../responses/stored-responses';
 import { SearchService } from '../search/search-service';
 import { McpService } from '../mcp/mcp-service';
+import { McpToolsForModels } from '../mcp/mcp-tools-for-models';
+import { ModelCallGate } from '../model-call/model-call-gate';
 import { McpUpstream } from '../providers/mcp/mcp-upstream';
 import { SpendTotals } from '../usage/spend-totals';
 import { UsageQueries } from '../usage/usage-queries';
@@ -198,11 +200,12 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     redis: rateLimitRedis, redisPrefix: env.GATEWAY_RATE_LIMIT_REDIS_PREFIX, whenRedisDown: env.GATEWAY_RATE_LIMIT_REDIS_DOWN, logger, metrics,
   });
 
-  const chat = new ChatService(catalog, routing);
+  const mcpUpstream = new McpUpstream();
+  const mcp = new McpService(catalog, mcpUpstream);
+  const chat = new ChatService(catalog, routing, new McpToolsForModels(mcp, new ModelCallGate({ recorder, logger, rateLimits })));
   const storedResponses = new StoredResponses(new ResponseStore(db, logger, env.GATEWAY_RESPONSES_RETENTION_DAYS * 24 * 60 * 60 * 1000));
   const decisionTimeLimits = { ...DECISION_TIME_LIMITS, evaluationMs: env.GATEWAY_DECISIONS_EVALUATION_TIMEOUT_MS, generationMs: env.GATEWAY_DECISIONS_GENERATION_TIMEOUT_MS };
   const embeddings = new EmbeddingsService(catalog, routing);
-  const mcpUpstream = new McpUpstream();
   const questions = new QuestionGenerator({ catalog, recorder, ledger, rateLimits, routing, logger, timeLimits: decisionTimeLimits });
   return {
     instanceId, catalog, catalogSync, metrics, tracing, routing, logger,
@@ -222,7 +225,7 @@ export async function buildServices(inputs: ServiceInputs): Promise<GatewayServi
     embeddings,
     generateContent: new GenerateContentService(catalog, chat, embeddings, routing),
     search: new SearchService(catalog, routing),
-    mcp: new McpService(catalog, mcpUpstream),
+    mcp,
     decisions: new DecisionService(catalog, questions, routing, decisionTimeLimits),
     videos, videoTasks, taskUpdates, files,
     usage: new UsageQueries(db.prisma),

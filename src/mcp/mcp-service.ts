@@ -61,12 +61,12 @@ export class McpService {
     private readonly upstream: McpUpstream,
   ) {}
 
-  /** Every tool of the servers the key may use, namespaced, with the servers that did not answer. */
-  listTools(caller: McpCaller): Promise<{ tools: Record<string, unknown>[]; unavailable: UnavailableServer[] }> {
+  /** Every tool of the servers the key may use (of `servers` only, when named), namespaced, with the servers that did not answer. */
+  listTools(caller: McpCaller, servers?: ReadonlySet<string>): Promise<{ tools: Record<string, unknown>[]; unavailable: UnavailableServer[] }> {
     return this.aggregate(caller, 'tools', (server, tool) => {
       const name = namespacedName(server.name, String(tool.name));
       return mayUseMcpTool(caller.principal.mcpTools, name) ? { ...tool, name } : undefined;
-    }).then(({ items, unavailable }) => ({ tools: items, unavailable }));
+    }, servers).then(({ items, unavailable }) => ({ tools: items, unavailable }));
   }
 
   listPrompts(caller: McpCaller): Promise<{ prompts: Record<string, unknown>[]; unavailable: UnavailableServer[] }> {
@@ -134,6 +134,11 @@ export class McpService {
     }
   }
 
+  /** Whether the catalog registers (and enables) an MCP server of this name. */
+  hasServer(name: string): boolean {
+    return this.catalog.mcpServers().some((s) => s.name === name);
+  }
+
   /** Ends the upstream connections that stay open (the event streams of HTTP+SSE servers). */
   close(): void {
     this.upstream.close();
@@ -161,8 +166,8 @@ export class McpService {
    * server that fails or is slow is left out and named, never fails the
    * list. `admit` keeps an item (namespaced) or drops it.
    */
-  private async aggregate(caller: McpCaller, kind: ListKind, admit: (server: ResolvedMcpServer, item: Record<string, unknown>) => Record<string, unknown> | undefined) {
-    const servers = this.catalog.mcpServers().filter((s) => kind === 'tools' || coveredByScope(caller.principal.mcpTools, wholeServerPattern(s.name)));
+  private async aggregate(caller: McpCaller, kind: ListKind, admit: (server: ResolvedMcpServer, item: Record<string, unknown>) => Record<string, unknown> | undefined, only?: ReadonlySet<string>) {
+    const servers = this.catalog.mcpServers().filter((s) => (!only || only.has(s.name)) && (kind === 'tools' || coveredByScope(caller.principal.mcpTools, wholeServerPattern(s.name))));
     const lists = await Promise.all(servers.map(async (server) => {
       try {
         const capabilities = await this.upstream.capabilities(server, { signal: caller.signal, span: caller.span });

@@ -1,7 +1,7 @@
 import { paidServiceTier } from '../billing/service-tier';
 import { GatewayError } from '../errors/gateway-error';
 import type { InputItem, ResponsesRequest } from './responses-request-schema';
-import { isMcpTool, MCP_TOOLS_ELSEWHERE } from '../providers/mcp/mcp-tools-elsewhere';
+import { isMcpTool, MCP_TOOLS_NOT_NATIVE } from '../providers/mcp/mcp-tools-elsewhere';
 
 /**
  * What a native `/v1/responses` route sends to its upstream (OpenAI and xAI
@@ -82,7 +82,7 @@ export function checkNativeServable(req: ResponsesRequest, tierPriced: (tier: st
     throw refuse('service_tier', `asks for a service tier the catalog does not price for "${req.model}". Send "auto" or "default", or leave it out`);
   }
   for (const [index, tool] of (req.tools ?? []).entries()) {
-    if (isMcpTool(tool)) throw refuse(`tools[${index}].type`, MCP_TOOLS_ELSEWHERE);
+    if (isMcpTool(tool)) throw refuse(`tools[${index}].type`, MCP_TOOLS_NOT_NATIVE);
     if (tool.type !== 'function') throw refuse(`tools[${index}].type`, `"${tool.type}" is a hosted tool, which this gateway does not serve. Declare a function tool and run it yourself`);
   }
   const choice = req.tool_choice;

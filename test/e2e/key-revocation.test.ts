@@ -102,7 +102,9 @@ describe('a key revoked while Redis is down', () => {
     expect(await listModels(t.url, key)).toEqual({ status: 200 });
     const startedAt = Date.now();
     await revoke(t.url, id);
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    // Not held by Redis: the publish fails fast (its 1 s time-out at most), well inside this bound even on a loaded machine,
+    // where waiting out the client's reconnects would take far longer.
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
     expect(await listModels(t.url, key)).toEqual({ status: 401, code: 'invalid_api_key' });
     const metrics = await (await fetch(`${t.url}/metrics`, { headers: admin })).text();
     expect(metrics).toMatch(/^gateway_key_change_publish_failures_total 1$/m);

@@ -257,31 +257,3 @@ describe.each(TEST_DATABASES)('/mcp, the MCP gateway (%s)', (database) => {
   });
 });
 
-describe('model calls naming MCP tools', () => {
-  let t: TestGateway;
-  let key: string;
-
-  beforeAll(async () => {
-    t = await startTestGateway({ database: 'pglite' });
-    key = await t.createKey({ name: 'mcp-tools-in-model-calls' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('are refused on chat and on Responses with a 400 that points to /mcp', async () => {
-    const mcpTool = { type: 'mcp', server_label: 'weather', server_url: 'https://mcp.example.com' };
-    const models = (await (await fetch(`${t.baseURL}/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
-    const model = models.data[0].id;
-    for (const [path, body] of [
-      ['/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }], tools: [mcpTool] }],
-      ['/responses', { model, input: 'hi', tools: [mcpTool] }],
-    ] as const) {
-      const res = await fetch(`${t.baseURL}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const error = ((await res.json()) as any).error;
-      expect([path, res.status]).toEqual([path, 400]);
-      expect(error.message).toMatch(/served through \/mcp/);
-    }
-  });
-});

@@ -1,10 +1,13 @@
 /**
- * Why a model call that names an MCP tool (`{"type": "mcp"}`) is refused on
- * every model endpoint: the gateway does not run a model's tool loop yet;
- * MCP tools are served to MCP clients at `/mcp`, with the same keys, limits
- * and records.
+ * Where a model call that names an MCP tool (`{"type": "mcp"}`) is not
+ * served: the gateway runs the tool loop itself for non-streaming chat
+ * completions and Responses on bridged models; a streamed call, or a native
+ * Responses route (whose upstream would have to be handed the server), is
+ * refused with these words. MCP clients reach the same tools at `/mcp`.
  */
-export const MCP_TOOLS_ELSEWHERE = 'MCP tools are served through /mcp for now (connect an MCP client to it with this API key); a model call cannot name them';
+export const MCP_TOOLS_NOT_STREAMED = 'MCP tools ({"type": "mcp"}) are run by the gateway for non-streaming calls only: send "stream": false, or connect an MCP client to /mcp with this API key';
+
+export const MCP_TOOLS_NOT_NATIVE = 'MCP tools ({"type": "mcp"}) are run by the gateway for chat completions and for models it serves through its Responses bridge, not on a native Responses route (its upstream would have to be handed the MCP server): use such a model, or connect an MCP client to /mcp with this API key';
 
 export function isMcpTool(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && (tool as { type?: unknown }).type === 'mcp';

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error';
 import type { ResponsesRequest } from '../responses-request-schema';
 import { decodeReasoningState } from '../../chat/carried-reasoning-state';
-import { isMcpTool, MCP_TOOLS_ELSEWHERE } from '../../providers/mcp/mcp-tools-elsewhere';
+import { isMcpTool } from '../../providers/mcp/mcp-tools-elsewhere';
 
 /** Request fields the bridge carries into a chat request; any other field with a value is refused by name. */
 const CARRIED_FIELDS = new Set([
@@ -34,7 +34,8 @@ export function checkBridgeable(req: ResponsesRequest, modelId: string): void {
     throw refuse(field, `cannot carry "${field}"`);
   }
   for (const [index, tool] of (req.tools ?? []).entries()) {
-    if (isMcpTool(tool)) throw refuse(`tools[${index}].type`, `cannot carry "mcp" tools: ${MCP_TOOLS_ELSEWHERE}`);
+    // Carried as they are: the chat service runs their tool loop (chat/mcp-tool-loop.ts).
+    if (isMcpTool(tool)) continue;
     if (tool.type !== 'function') throw refuse(`tools[${index}].type`, `carries function tools only, not "${tool.type}"`);
   }
   const choice = req.tool_choice;

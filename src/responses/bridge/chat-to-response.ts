@@ -1,3 +1,4 @@
+import type { McpCallMade } from '../../mcp/mcp-tools-for-models';
 import type { ReasoningDetail } from '../../providers/chat-request';
 import type { ChatCompletion, ChatToolCall } from '../../providers/chat-types';
 import { type OutputItem, responseObject, responseUsage } from '../response-object';
@@ -31,9 +32,14 @@ export function functionCallItem(id: string, call: ChatToolCall, status: 'in_pro
   return { type: 'function_call', id, call_id: call.id, name: call.function.name, arguments: call.function.arguments, status };
 }
 
+/** An MCP tool call the gateway ran for the model, in OpenAI's `mcp_call` item shape. */
+export function mcpCallItem(call: McpCallMade): OutputItem {
+  return { type: 'mcp_call', id: call.id, server_label: call.server_label, name: call.name, arguments: call.arguments, output: call.output, error: call.error, status: call.error === null ? 'completed' : 'failed' };
+}
+
 /**
  * A chat completion as a Responses response: reasoning first, then the
- * text, then one `function_call` item per tool call (its `call_id` is the
+ * MCP calls the gateway ran (`mcp_call`), then the text, then one `function_call` item per tool call (its `call_id` is the
  * chat tool call id, so the client's `function_call_output` finds it).
  * A completion cut by its token limit is `incomplete`.
  */
@@ -45,6 +51,7 @@ export function toResponse(req: ResponsesRequest, completion: ChatCompletion, id
   if (message?.reasoning_content || message?.reasoning_details?.length) {
     output.push(reasoningItem(ids.take('rs'), message.reasoning_content ?? '', message.reasoning_details ?? []));
   }
+  for (const call of (message?.mcp_calls as McpCallMade[] | undefined) ?? []) output.push(mcpCallItem(call));
   if (message?.content) output.push(messageItem(ids.take('msg'), message.content));
   for (const call of message?.tool_calls ?? []) output.push(functionCallItem(ids.take('fc'), call));
   const incomplete = choice?.finish_reason === 'length';

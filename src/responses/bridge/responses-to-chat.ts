@@ -1,3 +1,4 @@
+import { isMcpTool } from '../../providers/mcp/mcp-tools-elsewhere';
 import type { ReasoningDetail } from '../../providers/chat-request';
 import type { ContentPart, InputItem, ResponsesRequest } from '../responses-request-schema';
 import { decodeReasoningState } from '../../chat/carried-reasoning-state';
@@ -109,6 +110,8 @@ function toChatPart(part: ContentPart): ChatPart {
 }
 
 function toChatTool(tool: NonNullable<ResponsesRequest['tools']>[number]) {
+  // An MCP tool is the same object in chat (the gateway's extension there).
+  if (isMcpTool(tool)) return tool;
   const fn = tool as { name: string; description?: string | null; parameters?: Record<string, unknown> | null; strict?: boolean | null };
   return {
     type: 'function',

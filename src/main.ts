@@ -7,6 +7,7 @@ import { loadSimulatorPackage, recordedFixturesDir } from './providers/built-in-
 import { startGateway } from './gateway/start';
 import { createLogger } from './observability/logger';
 import { runKeysCommand } from './keys/keys-cli';
+import { runRollupsCommand } from './billing/usage-rollups-cli';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 
@@ -19,7 +20,9 @@ const USAGE = `usage: gateway <command>
                         (keys: through a running gateway's admin API with --url URL or
                         GATEWAY_URL, or the one on PORT, and GATEWAY_ADMIN_TOKEN;
                         else the database itself, for a stopped gateway)
-  migrate               apply database migrations and exit`;
+  migrate               apply database migrations and exit
+  rollups check         compare the spend totals' roll-ups with the usage records' sums [--from D] [--to D]
+  rollups rebuild       sum the roll-ups of those days again from the records [--from D] [--to D]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
@@ -58,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'keys':
       return runKeysCommand(rest, env);
+    case 'rollups':
+      return runRollupsCommand(rest, env);
     case 'migrate': {
       const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: `${env.dataDir}/pglite` });
       const result = await migrate(db);

@@ -14,26 +14,26 @@ import { figuresInShape, joinUsageRecordParts } from './usage-record-figures';
  * control ends in the same transaction.
  */
 export async function settleHeldCharge(tx: Prisma.TransactionClient, requestId: string, requested: number, delivered: number): Promise<boolean> {
-  const held = await heldRecord(tx, requestId);
+  const held = await lockHeldRecord(tx, requestId);
   if (!held || held.record.heldMicrousd === null) return false;
   const { lineItems, amountMicrousd } = settledLineItems(held.lineItems, requested, delivered);
-  const { count } = await tx.usageRecord.updateMany({
-    where: { id: requestId, createdAt: held.record.createdAt, billingState: 'held' },
+  if (held.record.holdId !== null) await endLedgerHold(tx, held.record.holdId, requestId, amountMicrousd, null);
+  await tx.usageRecord.updateMany({
+    where: { id: requestId, createdAt: held.record.createdAt },
     data: { billingState: 'settled', amountMicrousd, figures: held.withLineItems(lineItems), settledAt: new Date() },
   });
-  if (count === 1 && held.record.holdId !== null) await endLedgerHold(tx, held.record.holdId, requestId, amountMicrousd, null);
-  return count === 1;
+  return true;
 }
 
 export async function refundHeldCharge(tx: Prisma.TransactionClient, requestId: string): Promise<boolean> {
-  const held = await heldRecord(tx, requestId);
+  const held = await lockHeldRecord(tx, requestId);
   if (!held) return false;
-  const { count } = await tx.usageRecord.updateMany({
-    where: { id: requestId, createdAt: held.record.createdAt, billingState: 'held' },
+  if (held.record.holdId !== null) await endLedgerHold(tx, held.record.holdId, requestId, null, 'task failed: refunded');
+  await tx.usageRecord.updateMany({
+    where: { id: requestId, createdAt: held.record.createdAt },
     data: { billingState: 'refunded', amountMicrousd: 0n, figures: held.withLineItems(refundedLineItems(held.lineItems)), settledAt: new Date() },
   });
-  if (count === 1 && held.record.holdId !== null) await endLedgerHold(tx, held.record.holdId, requestId, null, 'task failed: refunded');
-  return count === 1;
+  return true;
 }
 
 interface HeldRecord {
@@ -43,9 +43,20 @@ interface HeldRecord {
   withLineItems(lineItems: LineItem[]): Prisma.InputJsonArray;
 }
 
-/** A task's record while its charge is still held (found in its time's partition), with its line items. */
-async function heldRecord(tx: Prisma.TransactionClient, requestId: string): Promise<HeldRecord | null> {
+/**
+ * A task's record while its charge is still held (found in its time's
+ * partition), with its line items, locked until the transaction ends (a
+ * concurrent settlement is waited for, then seen). Locked first, then the
+ * ledger's wallet, then the roll-ups (which the record's update changes):
+ * the order the record writer's statement takes them in, so a settlement
+ * and a batch of records never wait on each other in a circle.
+ */
+async function lockHeldRecord(tx: Prisma.TransactionClient, requestId: string): Promise<HeldRecord | null> {
   const window = timeWindowOfIds([requestId]);
+  const locked = window
+    ? await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM "usage_records" WHERE "id" = $1 AND "created_at" >= $2 AND "created_at" < $3 AND "billing_state" = 'held' FOR UPDATE`, requestId, window.gte, window.lt)
+    : await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM "usage_records" WHERE "id" = $1 AND "billing_state" = 'held' FOR UPDATE`, requestId);
+  if (!locked.length) return null;
   const record = await tx.usageRecord.findFirst({ where: { id: requestId, ...(window ? { createdAt: window } : {}) } });
   if (!record || record.billingState !== 'held') return null;
   const shape = await tx.usageShape.findUnique({ where: { id: record.shapeId } });

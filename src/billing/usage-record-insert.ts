@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import type { UsageRecordRow } from './usage-record';
+import { RECORD_AS_CHANGE, rollupUpserts } from './usage-rollups';
 import { splitUsageRecordParts, type UsageRecordParts } from './usage-record-figures';
 import type { UsageShapes } from './usage-shapes';
 
@@ -51,25 +52,44 @@ const INSERT_SQL =
   'ON CONFLICT ("id", "created_at") DO NOTHING';
 
 /**
- * The same insert, for a batch with records of accounts under spend
- * control: the holds of the records it inserted are ended in the same
- * statement (settled at the record's charge, or released when the call was
- * refused or failed uncharged), so a record and its ledger entry commit
- * together or not at all, and a replayed record (not inserted again) never
- * ends its hold twice. A task's held record keeps its hold until the task
- * ends (billing/task-billing.ts).
+ * The records this statement really inserted (a replayed record that was
+ * already there is not among them), added to the roll-ups by the same
+ * statement: a record and its share of the spend totals commit together or
+ * not at all, and a replay never counts a record twice.
+ */
+const INSERTED =
+  `"inserted" AS (${INSERT_SQL} RETURNING "id", "key_id", "account_id", "created_at", "model", "endpoint", "status_code", ` +
+  '"prompt_tokens", "completion_tokens", "amount_microusd", "hold_id", "billing_state"), ' +
+  rollupUpserts(`(SELECT ${RECORD_AS_CHANGE} FROM "inserted" r)`);
+
+const INSERT_WITH_ROLLUPS_SQL = `WITH ${INSERTED} SELECT count(*) AS "inserted" FROM "inserted"`;
+
+/**
+ * The same, for a batch with records of accounts under spend control: the
+ * holds of the records it inserted are ended in the same statement too
+ * (settled at the record's charge, or released when the call was refused or
+ * failed uncharged), so a record and its ledger entry commit together or
+ * not at all, and a replayed record (not inserted again) never ends its
+ * hold twice. A task's held record keeps its hold until the task ends
+ * (billing/task-billing.ts).
  */
 const INSERT_AND_END_HOLDS_SQL =
-  `WITH "inserted" AS (${INSERT_SQL} RETURNING "id", "hold_id", "amount_microusd", "status_code", "billing_state") ` +
+  `WITH ${INSERTED} ` +
   `SELECT gateway_end_holds(coalesce(jsonb_agg(jsonb_build_object('hold_id', "hold_id", 'request_id', "id", ` +
   `'charged', CASE WHEN "amount_microusd" > 0 OR "status_code" < 400 THEN "amount_microusd" END)), '[]'::jsonb)) AS "ended" ` +
   `FROM "inserted" WHERE "hold_id" IS NOT NULL AND "billing_state" <> 'held'`;
 
-export async function insertUsageRecords(db: Pick<Database, 'query'>, shapes: UsageShapes, rows: UsageRecordRow[]): Promise<void> {
+/**
+ * Inserts a batch of records in one statement, with their roll-ups and the
+ * ends of their holds. `rollups: false` writes the records alone, as a
+ * gateway from before the roll-ups did (what `gateway rollups rebuild`
+ * repairs); only tests of that repair ask for it.
+ */
+export async function insertUsageRecords(db: Pick<Database, 'query'>, shapes: UsageShapes, rows: UsageRecordRow[], options: { rollups?: boolean } = {}): Promise<void> {
   const split = rows.map((row) => splitUsageRecordParts(usageRecordParts(row)));
   const shapeIds = await shapes.idsOf(split.map((s) => s.skeleton));
   const encoded = rows.map((row, i): EncodedRow => ({ row, shapeId: shapeIds[i]!, figures: split[i]!.figures }));
-  const sql = rows.some((r) => r.holdId !== null && r.billingState !== 'held') ? INSERT_AND_END_HOLDS_SQL : INSERT_SQL;
+  const sql = options.rollups === false ? INSERT_SQL : rows.some((r) => r.holdId !== null && r.billingState !== 'held') ? INSERT_AND_END_HOLDS_SQL : INSERT_WITH_ROLLUPS_SQL;
   await db.query(sql, [JSON.stringify(encoded.map(toColumns))]);
 }
 

@@ -1,3 +1,5 @@
+import type { RollupDimension } from '../billing/usage-rollups';
+
 /**
  * What spend totals may be grouped by, and the SQL each grouping reads.
  * The SQL comes only from this fixed map, never from the request, so a
@@ -16,22 +18,27 @@ export const ALL_ACCOUNTS_SPEND_GROUPS: readonly SpendGroup[] = [...ACCOUNT_SPEN
 export const MAX_SPEND_GROUPS = 3;
 
 interface GroupColumn {
-  /** The SQL expression over `u` (usage_records) and, when `needsKeyJoin`, `k` (api_keys). */
+  /**
+   * What the grouping needs kept apart: a column of usage records (project
+   * and member live on the key, so they need the key), or the UTC day.
+   */
+  needs: RollupDimension | 'day';
+  /** The SQL expression over `p` (the records' or roll-ups' rows in range) and, when `needsKeyJoin`, `k` (api_keys). */
   sql: string;
-  /** project and member live on the key, not on the usage record. */
   needsKeyJoin: boolean;
 }
 
 export const SPEND_GROUP_COLUMNS: Record<SpendGroup, GroupColumn> = {
-  model: { sql: 'u."model"', needsKeyJoin: false },
+  model: { needs: 'model', sql: 'p."model"', needsKeyJoin: false },
   // The UTC calendar date, as dashboards draw it whatever the server's time zone.
-  day: { sql: `to_char(u."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD')`, needsKeyJoin: false },
-  endpoint: { sql: 'u."endpoint"', needsKeyJoin: false },
-  status: { sql: 'u."status_code"', needsKeyJoin: false },
-  key: { sql: 'u."key_id"', needsKeyJoin: false },
-  account: { sql: 'u."account_id"', needsKeyJoin: false },
-  project: { sql: 'k."project_id"', needsKeyJoin: true },
-  member: { sql: 'k."member_id"', needsKeyJoin: true },
+  day: { needs: 'day', sql: `to_char(p."day", 'YYYY-MM-DD')`, needsKeyJoin: false },
+  endpoint: { needs: 'endpoint', sql: 'p."endpoint"', needsKeyJoin: false },
+  status: { needs: 'status_code', sql: 'p."status_code"', needsKeyJoin: false },
+  key: { needs: 'key_id', sql: 'p."key_id"', needsKeyJoin: false },
+  account: { needs: 'account_id', sql: 'p."account_id"', needsKeyJoin: false },
+  // The key's project and member now, as the operator sees them, whenever its records were made.
+  project: { needs: 'key_id', sql: 'k."project_id"', needsKeyJoin: true },
+  member: { needs: 'key_id', sql: 'k."member_id"', needsKeyJoin: true },
 };
 
 /** Rows come back by day, then model, then the other groupings in the order asked. */

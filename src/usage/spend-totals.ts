@@ -1,6 +1,8 @@
+import { ROLLUP_FIGURES } from '../billing/usage-rollups';
 import type { Database } from '../db/database';
-import { SPEND_GROUP_COLUMNS, spendGroupOrder, type SpendGroup } from './spend-groups';
+import type { SpendGroup } from './spend-groups';
 import type { SpendRange } from './spend-range';
+import { spendTotalsQuery } from './spend-totals-query';
 
 /** Whose records a total covers: one key, one account, or (operator only) every account. */
 export type SpendScope = { keyId: string } | { accountId: string } | 'all_accounts';
@@ -24,43 +26,19 @@ export interface SpendTotalsView {
   total: SpendFigures;
 }
 
-const FIGURES = ['requests', 'prompt_tokens', 'completion_tokens', 'amount_microusd'] as const;
-
 /**
- * Spend totals for dashboards: one GROUP BY query over usage_records.
- * The scope's column comes first in the WHERE clause's index, so a key's
- * totals read the (key_id, created_at) index and an account's the
- * (account_id, created_at) one. Sums are read as text and added as BigInt,
- * so nothing is rounded on the way; they become JSON numbers only when
- * they are exact.
+ * Spend totals for dashboards, read from the roll-ups of usage records
+ * (billing/usage-rollups.ts) and, for the minutes at the ends of a range
+ * that are not whole hours or days, from the records (spend-totals-query.ts):
+ * the same sums as the records', without reading every record in range.
+ * Sums are read as text and added as BigInt, so nothing is rounded on the
+ * way; they become JSON numbers only when they are exact.
  */
 export class SpendTotals {
   constructor(private readonly db: Database) {}
 
   async totals(scope: SpendScope, groupBy: SpendGroup[], range: SpendRange): Promise<SpendTotalsView> {
-    const params: unknown[] = [range.from, range.to];
-    const where = ['u."created_at" >= $1', 'u."created_at" < $2'];
-    if (scope !== 'all_accounts') {
-      params.push('keyId' in scope ? scope.keyId : scope.accountId);
-      where.push(`${'keyId' in scope ? 'u."key_id"' : 'u."account_id"'} = $3`);
-    }
-    const ordered = spendGroupOrder(groupBy);
-    const joinKeys = groupBy.some((g) => SPEND_GROUP_COLUMNS[g].needsKeyJoin);
-    const sql = [
-      'SELECT',
-      [
-        ...groupBy.map((g) => `${SPEND_GROUP_COLUMNS[g].sql} AS "${g}"`),
-        'count(*)::text AS "requests"',
-        'coalesce(sum(u."prompt_tokens"), 0)::text AS "prompt_tokens"',
-        'coalesce(sum(u."completion_tokens"), 0)::text AS "completion_tokens"',
-        'coalesce(sum(u."amount_microusd"), 0)::text AS "amount_microusd"',
-      ].join(', '),
-      'FROM "usage_records" u',
-      joinKeys ? 'LEFT JOIN "api_keys" k ON k."id" = u."key_id"' : '',
-      `WHERE ${where.join(' AND ')}`,
-      `GROUP BY ${groupBy.map((_, i) => i + 1).join(', ')}`,
-      `ORDER BY ${ordered.map((g) => `"${g}"`).join(', ')}`,
-    ].join(' ');
+    const { sql, params } = spendTotalsQuery(scope, groupBy, range);
     const { rows } = await this.db.query<Record<string, unknown>>(sql, params);
 
     const total = { requests: 0n, prompt_tokens: 0n, completion_tokens: 0n, amount_microusd: 0n };
@@ -68,7 +46,7 @@ export class SpendTotals {
       const groups: Partial<Record<SpendGroup, string | number | null>> = {};
       for (const g of groupBy) groups[g] = (row[g] as string | number | null | undefined) ?? null;
       const figures = {} as SpendFigures;
-      for (const f of FIGURES) {
+      for (const f of ROLLUP_FIGURES) {
         const value = BigInt(String(row[f]));
         total[f] += value;
         figures[f] = exactNumber(value, f);

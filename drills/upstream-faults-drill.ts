@@ -1,4 +1,5 @@
 import { withClient } from '../bench/postgres';
+import { joinUsageRecordParts } from '../src/billing/usage-record-figures';
 import { progress } from '../bench/progress';
 import type { Drill, DrillReport } from './drill';
 import { chat, keyFor, metricOf, openStage, recordsOf, share, startGateway, type Answer } from './drill-kit';
@@ -110,7 +111,15 @@ function asExpected(fault: Fault, answer: Answer): boolean {
 
 function servedByOf(databaseUrl: string, id: string): Promise<{ provider: string; attempts: number } | undefined> {
   // The record is written before the answer goes out.
-  return withClient(databaseUrl, async (db) => (await db.query<{ served_by: { provider: string; attempts: number } }>('SELECT served_by FROM usage_records WHERE id = $1', [id])).rows[0]?.served_by);
+  // Internal, so not in the public record: read from the row's shape and figures as the gateway stores them.
+  return withClient(databaseUrl, async (db) => {
+    const { rows } = await db.query<{ skeleton: string; figures: unknown[] }>(
+      'SELECT s.skeleton, r.figures FROM usage_records r JOIN usage_shapes s ON s.id = r.shape_id WHERE r.id = $1',
+      [id],
+    );
+    const row = rows[0];
+    return row ? (joinUsageRecordParts(JSON.parse(row.skeleton), row.figures).served_by as { provider: string; attempts: number } | null) ?? undefined : undefined;
+  });
 }
 
 /** Records of failed calls (not 200) that charged anything. */

@@ -13,7 +13,7 @@ const CONNECTIONS = 8;
  * After the storm and a pause, the JavaScript heap in use may exceed its
  * baseline by this much (caches warmed, and garbage V8 has not collected
  * yet: the heap is read without forcing a collection, so the same build
- * passed +25 MB on a quiet host and measured +29 MB on a busy one). A leak
+ * stayed within +25 MB on a quiet host and measured +29 MB on a busy one). A leak
  * of 4 KB or more per request fails it: 10,000 requests would leave 40 MB.
  */
 const HEAP_SLACK_MB = 40;

@@ -1,7 +1,6 @@
 import { geminiClient, genai, type Content, type GenerateContentResponse, type GoogleGenAI } from '../support/gemini-client';
 import { loadGatewayConfig } from '../../src/config/load-config';
-import { eventually } from '../support/eventually';
-import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /**
  * The Gemini API's dialect through the unchanged Google Gen AI SDK, with its
@@ -22,10 +21,7 @@ describe.each(TEST_DATABASES)('the Gemini dialect with @google/genai (%s)', (dat
   afterAll(() => t?.close());
 
   const record = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
   const requestIdOf = (response: { responseId?: string }) => response.responseId!;
   const upstream = async (fragment: string) => (await simulatorRequests(t)).requests.filter((r) => r.path.includes(fragment));
 

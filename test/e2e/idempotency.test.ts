@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyStore } from '../../src/http/idempotency-store';
 import { eventually } from '../support/eventually';
 import { fastVideoConfig } from '../support/fast-video-config';
-import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /**
  * `Idempotency-Key`: a client retry of a request that creates or charges
@@ -28,10 +28,7 @@ describe.each(TEST_DATABASES)('idempotent retries (%s)', (database) => {
     return { status: res.status, headers: res.headers, body: (await res.json()) as any, requestId: res.headers.get('x-svc-request-id')! };
   };
   const record = (requestId: string, apiKey = key) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, apiKey, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, apiKey, requestId);
   /** Upstream calls whose body carries `marker` (a video task's polls carry none, so they are not counted as calls). */
   const upstreamCallsWith = async (marker: string) => (await simulatorRequests(t)).requests.filter((r) => JSON.stringify(r.body ?? null).includes(marker)).length;
 

@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { eventually } from '../support/eventually';
-import { ADMIN_TOKEN, fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { ADMIN_TOKEN, fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /** A one-pixel PNG and a small PDF: enough for every upstream's own checks. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -51,10 +50,7 @@ describe.each(TEST_DATABASES)('the Messages API (%s)', (database) => {
   afterAll(() => t?.close());
 
   const recordOf = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
   const gatewayRequestId = (id: string | null | undefined) => String(id);
 
   describe.each(MODELS)('$model', ({ model, upstreamPath }) => {
@@ -274,10 +270,7 @@ describe.each(TEST_DATABASES)('the Messages API bill (%s)', (database) => {
   afterAll(() => t?.close());
 
   const recordOf = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
 
   async function chatCompletion(body: object): Promise<string> {
     const res = await fetch(`${t.url}/v1/chat/completions`, {
@@ -431,10 +424,7 @@ describe.each(TEST_DATABASES)('the Messages API\'s native fields (%s)', (databas
     expect(err.error.error.type).toBe('invalid_request_error');
     expect(err.error.error.message).toContain(param);
     expect(await upstreamBodies()).toHaveLength(0);
-    const record = await eventually(async () => {
-      const r = await fetchUsageRecord(t, key, err.requestID);
-      return r.status === 200 ? r.body : undefined;
-    }, 'refusal record');
+    const record = await usageRecordOf(t, key, err.requestID);
     expect(record).toMatchObject({ routing: { status_code: 400 }, billing: { amount_microusd: 0 } });
   });
 

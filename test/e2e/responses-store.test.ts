@@ -1,8 +1,7 @@
 import OpenAI from 'openai';
 import { ResponseSweeper } from '../../src/jobs/response-sweeper';
 import { createLogger } from '../../src/observability/logger';
-import { eventually } from '../support/eventually';
-import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 type Item = OpenAI.Responses.ResponseInputItem;
 
@@ -161,10 +160,7 @@ describe.each(TEST_DATABASES)('stored responses (%s)', (database) => {
     expect((await client.responses.inputItems.list(third.id)).data).toHaveLength(1);
     // One usage record, billed as the upstream reported the replayed input.
     const requestId = response.headers.get('x-svc-request-id')!;
-    const usage = await eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    const usage = await usageRecordOf(t, key, requestId);
     expect(usage.usage.prompt_tokens).toBe(third.usage!.input_tokens);
     expect(third.usage!.input_tokens).toBeGreaterThan(second.usage!.input_tokens);
   });
@@ -181,10 +177,7 @@ describe.each(TEST_DATABASES)('stored responses (%s)', (database) => {
     // Refused before any upstream call: its usage record says so, uncharged.
     const err: any = await other.responses.create({ model: 'gpt-4.1-mini', input: 'Go on.', previous_response_id: id }).catch((e: unknown) => e);
     const requestId = err.headers.get('x-svc-request-id');
-    const record = await eventually(async () => {
-      const r = await fetchUsageRecord(t, otherKey, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    const record = await usageRecordOf(t, otherKey, requestId);
     expect({ status: record.routing.status_code, amount: record.billing.amount_microusd }).toEqual({ status: 400, amount: 0 });
   });
 

@@ -1,6 +1,5 @@
 import OpenAI, { toFile } from 'openai';
-import { eventually } from '../support/eventually';
-import { fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /** A one-pixel PNG and a small PDF: enough for every upstream's own checks. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -44,10 +43,7 @@ describe.each(TEST_DATABASES)('the Responses API (%s)', (database) => {
 
   const lastUpstream = async () => (await simulatorRequests(t)).requests.at(-1)!;
   const record = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
 
   it('a native route: the upstream answers, ids and model are the gateway\'s, usage is billed', async () => {
     const { data, response } = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Name three colours.' }).withResponse();

@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
-import { eventually } from '../support/eventually';
 import { loadGatewayConfig } from '../../src/config/load-config';
-import { fetchUsageRecord, simulatorRequests, startTestGateway, type TestGateway } from '../support/test-gateway';
+import { simulatorRequests, startTestGateway, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /**
  * What reaches the operator's upstream account: a native Responses route
@@ -28,10 +27,7 @@ describe('the fields the upstream receives', () => {
 
   const upstreamBodies = async (path: string) => (await simulatorRequests(t)).requests.filter((r) => r.path === path).map((r) => r.body);
   const uncharged = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
 
   it('a native route drops fields it does not know, forwards the prompt-cache retention and sends store false', async () => {
     await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', store: true, service_tier: 'auto', made_up_field: 'x', prompt_cache_retention: '24h' } as never);
@@ -210,10 +206,7 @@ describe('an operator who prices the priority tier', () => {
   afterAll(() => t?.close());
 
   const record = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
 
   it('serves it and bills every token under the tier as its own line item, whole or streamed', async () => {
     const { data, response } = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi', service_tier: 'priority' }).withResponse();

@@ -1,8 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { eventually } from '../support/eventually';
 import { geminiClient } from '../support/gemini-client';
-import { fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /**
  * One upstream answer, four doors: the same recorded bytes (an Anthropic
@@ -29,10 +28,7 @@ describe.each(TEST_DATABASES)('the same upstream answer through every door (%s)'
   afterAll(() => t?.close());
 
   const recordOf = (requestId: string) =>
-    eventually(async () => {
-      const r = await fetchUsageRecord(t, key, requestId);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${requestId}`);
+    usageRecordOf(t, key, requestId);
   const billed = (record: any) => ({ usage: record.usage, amount: record.billing.amount_microusd, lineItems: record.billing.line_items });
 
   interface DoorAnswer {

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { loadGatewayConfig } from '../../src/config/load-config';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 import { eventually } from '../support/eventually';
-import { fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
+import { startTestGateway, TEST_DATABASES, type TestGateway, usageRecordOf } from '../support/test-gateway';
 
 /** The default catalog with video polling in milliseconds. */
 function config(): GatewayConfigInput {
@@ -73,10 +73,7 @@ describe.each(TEST_DATABASES)('the stored size of usage records (%s)', (database
 
   it('is measured row by row and column by column over every kind of call', async () => {
     const ids = await callEveryKind();
-    const records = await Promise.all(ids.map((id) => eventually(async () => {
-      const r = await fetchUsageRecord(t, key, id);
-      return r.status === 200 ? r.body : undefined;
-    }, `usage record ${id}`)));
+    const records = await Promise.all(ids.map((id) => usageRecordOf(t, key, id)));
     expect(records.map((r) => r.id)).toEqual(ids);
     const db = t.gateway.db;
     const { rows: [row] } = await db.query<{ n: number; avg_row: string }>('SELECT count(*)::int AS n, round(avg(pg_column_size(u.*)))::text AS avg_row FROM "usage_records" u', []);

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { eventually } from './eventually';
 import { readEnv } from '../../src/config/env';
 import { loadGatewayConfig, validateConfig } from '../../src/config/load-config';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
@@ -102,6 +103,14 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
 export async function fetchUsageRecord(t: TestGateway, key: string, requestId: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${t.url}/api/usage/requests/${requestId}`, { headers: { authorization: `Bearer ${key}` } });
   return { status: res.status, body: await res.json() };
+}
+
+/** A request's usage record once it is written (records are written in batches, just after the answer). */
+export function usageRecordOf(t: TestGateway, key: string, requestId: string): Promise<any> {
+  return eventually(async () => {
+    const r = await fetchUsageRecord(t, key, requestId);
+    return r.status === 200 ? r.body : undefined;
+  }, `usage record ${requestId}`);
 }
 
 /** The simulator's log of the upstream requests it received. */

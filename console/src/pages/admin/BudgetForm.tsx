@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ChoiceSelect } from '../../components/ChoiceSelect';
 import { Field } from '../../components/Field';
 import { MoneyField } from '../../components/MoneyField';
 import { ProblemNotice } from '../../components/ProblemNotice';
@@ -48,24 +49,15 @@ export function BudgetForm({ admin, accountId, keys, projects, members }: { admi
       }}
     >
       <div class="fields">
-        <Field label="Scope">
-          {(id) => (
-            <select
-              id={id}
-              value={scope}
-              onChange={(event) => {
-                setScope(event.currentTarget.value as Scope);
-                setScopeId('');
-              }}
-            >
-              {SCOPES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceSelect
+          label="Scope"
+          value={scope}
+          choices={SCOPES}
+          onChange={(value) => {
+            setScope(value as Scope);
+            setScopeId('');
+          }}
+        />
         {scope !== 'account' && (
           <Field label={`The ${scope}`} grow>
             {(id) => (
@@ -80,29 +72,9 @@ export function BudgetForm({ admin, accountId, keys, projects, members }: { admi
             )}
           </Field>
         )}
-        <Field label="Period">
-          {(id) => (
-            <select id={id} value={period} onChange={(event) => setPeriod(event.currentTarget.value)}>
-              {PERIODS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceSelect label="Period" value={period} choices={PERIODS} onChange={setPeriod} />
         <MoneyField label="Limit (USD)" value={limit} onInput={setLimit} />
-        <Field label="Mode">
-          {(id) => (
-            <select id={id} value={mode} onChange={(event) => setMode(event.currentTarget.value)}>
-              {MODES.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceSelect label="Mode" value={mode} choices={MODES} onChange={setMode} />
         <button type="submit" disabled={action.pending}>
           Add budget
         </button>

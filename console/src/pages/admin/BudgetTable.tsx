@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
-import { Field } from '../../components/Field';
+import { ChoiceSelect } from '../../components/ChoiceSelect';
 import { MoneyField } from '../../components/MoneyField';
 import { ProblemNotice } from '../../components/ProblemNotice';
 import { useToast } from '../../components/Toasts';
@@ -117,17 +117,7 @@ function BudgetEditor({ admin, budget, name, onDone }: { admin: AdminSession; bu
               {budget.period} budget of {budget.scope} {name}
             </strong>
             <MoneyField label="Limit (USD)" value={limit} onInput={setLimit} />
-            <Field label="Mode">
-              {(id) => (
-                <select id={id} value={mode} onChange={(event) => setMode(event.currentTarget.value)}>
-                  {MODES.map((m) => (
-                    <option key={m} value={m}>
-                      {m}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <ChoiceSelect label="Mode" value={mode} choices={MODES} onChange={setMode} />
             <button type="submit" disabled={action.pending}>
               Save
             </button>

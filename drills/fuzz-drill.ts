@@ -19,8 +19,13 @@ const CONNECTIONS = 8;
 const HEAP_SLACK_MB = 40;
 /** Resident memory in the second half of the storm may grow by this share over the first half (a plateau, not a leak). */
 const RSS_PLATEAU = 1.15;
-/** After the storm, resident memory may exceed its baseline by this much (what the allocator keeps for reuse). */
-const RSS_SLACK_MB = 100;
+/**
+ * After the storm, resident memory may exceed its baseline by this much
+ * (what the allocator keeps for reuse). With the client dialects, MCP and
+ * roll-ups on every route it measured +64 to +103 MB over six runs of one
+ * build; a leak is caught by the plateau above, not by this budget.
+ */
+const RSS_SLACK_MB = 120;
 
 /**
  * Ten thousand malformed requests (test/support/fuzz-probes.ts, made by

@@ -113,7 +113,24 @@ interface Window {
   /** CPU milliseconds per request of the gateway instances together, and of the PostgreSQL backends serving them. */
   gatewayCpuMs: number;
   postgresCpuMs: number;
+  /** The run's database per request: transactions committed, rows inserted, rows updated. */
+  database: DatabaseWork;
   noise: NoiseSample;
+}
+
+interface DatabaseWork {
+  commits: number;
+  inserted: number;
+  updated: number;
+}
+
+/** The database's counters (pg_stat_database, flushed by its backends at most a second late). */
+async function databaseCounters(databaseUrl: string): Promise<DatabaseWork> {
+  return withClient(databaseUrl, async (c) => {
+    const row = (await c.query<{ commits: string; inserted: string; updated: string }>(
+      'SELECT "xact_commit"::text AS "commits", "tup_inserted"::text AS "inserted", "tup_updated"::text AS "updated" FROM pg_stat_database WHERE "datname" = current_database()')).rows[0]!;
+    return { commits: Number(row.commits), inserted: Number(row.inserted), updated: Number(row.updated) };
+  });
 }
 
 interface Pids {
@@ -121,6 +138,7 @@ interface Pids {
   gateways: () => number[];
   /** The PostgreSQL backends serving the run's database (others on the server are other people's load). */
   database: () => Promise<number[]>;
+  databaseUrl: string;
 }
 
 async function window(label: string, load: Target[], settings: Settings, pids: Pids, during?: (elapsedMs: () => number) => Promise<void>): Promise<Window> {
@@ -128,20 +146,26 @@ async function window(label: string, load: Target[], settings: Settings, pids: P
   const gatewayCpu = new GroupCpuMeter(pids.gateways);
   const backends = await pids.database();
   const postgresCpu = new GroupCpuMeter(() => backends);
+  const before = await databaseCounters(pids.databaseUrl);
   const started = performance.now();
   const [result] = await Promise.all([
     runLoad({ targets: load, connections: settings.connections, durationMs: settings.seconds * 1000, request: CHAT }),
     during?.(() => performance.now() - started),
   ]);
-  const w = { ...summarise(result, noise.stop()), gatewayCpuMs: 0, postgresCpuMs: 0 };
+  const w = { ...summarise(result, noise.stop()), gatewayCpuMs: 0, postgresCpuMs: 0, database: { commits: 0, inserted: 0, updated: 0 } };
   w.gatewayCpuMs = gatewayCpu.elapsedMs() / Math.max(1, w.requests);
   w.postgresCpuMs = postgresCpu.elapsedMs() / Math.max(1, w.requests);
+  await new Promise((r) => setTimeout(r, 1_100));
+  const after = await databaseCounters(pids.databaseUrl);
+  const per = (n: number) => round(n / Math.max(1, w.requests), 2);
+  w.database = { commits: per(after.commits - before.commits), inserted: per(after.inserted - before.inserted), updated: per(after.updated - before.updated) };
   progress(`${label}: ${w.requests} requests (${w.ok} ok) in ${result.elapsedS.toFixed(1)} s = ${w.rate.toFixed(0)}/s; ` +
-    `CPU per request: gateways ${w.gatewayCpuMs.toFixed(3)} ms, PostgreSQL ${w.postgresCpuMs.toFixed(3)} ms; other load ${share(w.noise)}`);
+    `CPU per request: gateways ${w.gatewayCpuMs.toFixed(3)} ms, PostgreSQL ${w.postgresCpuMs.toFixed(3)} ms; ` +
+    `per request: ${w.database.commits} commits, ${w.database.inserted} rows inserted, ${w.database.updated} updated; other load ${share(w.noise)}`);
   return w;
 }
 
-function summarise(result: LoadResult, noise: NoiseSample): Omit<Window, 'gatewayCpuMs' | 'postgresCpuMs'> {
+function summarise(result: LoadResult, noise: NoiseSample): Omit<Window, 'gatewayCpuMs' | 'postgresCpuMs' | 'database'> {
   let requests = 0;
   let ok = 0;
   let failures = 0;
@@ -239,6 +263,7 @@ async function main(): Promise<void> {
     gateways: () => gateways.map((g) => g.handle.pid),
     database: () => withClient(database.url, async (c) =>
       (await c.query<{ pid: number }>('SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "pid" <> pg_backend_pid()')).rows.map((r) => r.pid)),
+    databaseUrl: database.url,
   };
   const first = gateways[0]!;
 

@@ -76,6 +76,20 @@ export class SpendLeaseStore {
     return Number(rows[0]?.ended ?? 0);
   }
 
+  /**
+   * Deletes up to `max` rows of leases that ended more than `afterMs` ago;
+   * returns how many. The ledger keeps every lease's entries, and nothing
+   * reads an ended lease's row.
+   */
+  async forgetEnded(afterMs: number, max = 500): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      'WITH "gone" AS (DELETE FROM "spend_leases" WHERE "id" IN (SELECT "id" FROM "spend_leases" WHERE "ended_at" < now() - make_interval(secs => $1::int / 1000.0) LIMIT $2) RETURNING 1) ' +
+        'SELECT count(*)::int AS "n" FROM "gone"',
+      [afterMs, max],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** The account's open leases: how many, what they were granted and what their calls were charged so far. */
   async openFor(accountId: string): Promise<OpenLeases> {
     const { rows } = await this.db.query<{ count: number; granted: string | null; charged: string | null }>(

@@ -1,3 +1,4 @@
+import { HoldSweeper } from '../../src/jobs/hold-sweeper';
 import { readUntil } from '../support/eventually';
 import { instancesOnOneDatabase } from '../support/instances-on-one-database';
 import type { GatewayProcess } from '../support/gateway-process';
@@ -116,6 +117,36 @@ describe.each(TEST_DATABASES)('spend leases on one instance (%s)', (database) =>
     expect((await c.admin(`/api/admin/accounts/${account}/wallet`)).body.balance_microusd).toBe(10_000_000 - charged + refunded.charged_microusd);
     expect((await c.admin('/api/admin/refunds', 'POST', { request_id: refunded.request_id })).body.error.code).toBe('nothing_to_refund');
     expect((await c.admin(`/api/admin/reconcile?account_id=${account}`)).body.ok).toBe(true);
+  });
+
+  it('forgets a lease a day after it ended, and a call recorded after that is still charged, from the balance', async () => {
+    const { account, key } = await c.newAccountKey('lease-forgotten');
+    await c.admin(`/api/admin/accounts/${account}/wallet/top-ups`, 'POST', { amount_microusd: 10_000_000 });
+    expect((await c.flood([t.url], key, 30)).map((a) => a.status)).toEqual(Array(30).fill(200));
+    await c.reconciledWithoutLeases(account);
+    const { leases } = leaseFigures(await c.ledger(account));
+    expect(leases.length).toBeGreaterThan(0);
+    const ids = leases.map((e) => e.id);
+    const db = t.gateway.db;
+    const sweeper = new HoldSweeper(t.gateway.services.ledger, t.gateway.services.leaseStore, t.gateway.services.logger, 60_000);
+    // Ended an hour ago: kept.
+    await db.query(`UPDATE "spend_leases" SET "ended_at" = now() - interval '1 hour' WHERE "id" = ANY($1::bigint[])`, [ids]);
+    await sweeper.sweep();
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS "n" FROM "spend_leases" WHERE "id" = ANY($1::bigint[])', [ids])).rows[0]!.n).toBe(ids.length);
+    // Ended two days ago: deleted; the ledger keeps the lease and its return.
+    await db.query(`UPDATE "spend_leases" SET "ended_at" = now() - interval '2 days' WHERE "id" = ANY($1::bigint[])`, [ids]);
+    await sweeper.sweep();
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS "n" FROM "spend_leases" WHERE "id" = ANY($1::bigint[])', [ids])).rows[0]!.n).toBe(0);
+    const before = await c.ledger(account);
+    expect(leaseFigures(before).returns).toHaveLength(leases.length);
+    // A record of a call inside the first lease arriving now (a spool replayed late) is booked as a late charge.
+    const late = { hold_id: ids[0], charged: 1234, request_id: 'req_late_after_forgotten_lease', note: null };
+    await db.query('SELECT gateway_end_holds($1::jsonb)', [JSON.stringify([late])]);
+    const booked = (await c.ledger(account)).filter((e) => e.request_id === late.request_id);
+    expect(booked.map((e) => [e.kind, e.amount_microusd, e.charged_microusd, e.hold_id])).toEqual([['charge', -1234, 1234, ids[0]]]);
+    const wallet = (await c.admin(`/api/admin/accounts/${account}/wallet`)).body;
+    const charged = before.reduce((sum, e) => sum + e.charged_microusd, 0);
+    expect(wallet.balance_microusd).toBe(10_000_000 - charged - 1234);
   });
 
   it('keeps every invariant after a load held in leases with upstream errors, cut streams and clients that leave', async () => {

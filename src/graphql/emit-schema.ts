@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { packageRoot } from '../config/package-root';
-import { buildAdminSchema } from './admin/admin-graphql';
+import { buildAdminSchema } from './admin/admin-graphql-runtime';
 import { buildGatewaySchema } from './schema';
 import { subgraphSdl } from './subgraph-schema';
 

@@ -1,24 +1,13 @@
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
-import type { Server } from 'node:http';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { Express, RequestHandler } from 'express';
-import { WebSocketServer } from 'ws';
-import { Errors } from '../errors/errors';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import type { Middleware } from '../http/http-types';
 import type { OverloadGuard } from '../http/overload-guard';
-import { locals } from '../http/request-locals';
-import { operationContext, type GraphqlContext, type GraphqlServices, type GraphqlShared } from './context';
-import { errorReportingPlugin } from './error-reporting-plugin';
-import { formatGraphqlError, unauthenticated } from './errors';
-import { apolloHandler, graphqlRefusals } from './http-handler';
+import type { GraphqlServices, GraphqlShared } from './context';
 import { OpenStreams } from './open-streams';
-import { OperationAdmission } from './operation-admission';
-import { QUERY_LIMITS, queryLimitRules, type QueryLimits } from './query-limits';
+import type { QueryLimits } from './query-limits';
+import { servedOnFirstUse, StartOnFirstUse } from './start-on-first-use';
 import type { TaskUpdateBus } from './task-update-bus';
-import { buildGatewaySubgraphSchema } from './subgraph-schema';
-import { serveSubscriptions } from './subscription-server';
-import { MAX_PAGE_SIZE } from './types/page-args';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -50,8 +39,9 @@ export interface GraphqlOptions {
  * GraphQL at /graphql: queries over HTTP (POST and GET) through Apollo, and
  * subscriptions over graphql-ws on the same path and HTTP server. The route
  * is mounted now, in its place among the express middlewares; the schema,
- * Apollo and the WebSocket server come up in `start()`, which the gateway
- * awaits before it listens.
+ * Apollo and the WebSocket server (graphql-runtime.ts) are loaded and
+ * started by the first request or WebSocket upgrade to /graphql, so an
+ * instance that serves only the REST API never holds them.
  *
  * Over HTTP the API key is checked first, then the body is read (`jsonBody`,
  * with the GraphQL body limit), then Apollo parses and validates the
@@ -70,72 +60,33 @@ export function mountGraphql(
     openStreams: new OpenStreams(),
     isDraining: options.isDraining ?? (() => false),
   };
-  let running: RunningGraphql | undefined;
-  // Nothing listens before start(), so a request that finds GraphQL not running came after stop().
-  const serve: RequestHandler = (req, res, next) => (running ? running.handler(req, res, next) : next(Errors.shuttingDown()));
-  app.all(GRAPHQL_PATH, options.requireApiKey as RequestHandler, jsonBody, serve, graphqlRefusals);
+  const runtime = new StartOnFirstUse(() => (require('./graphql-runtime') as typeof import('./graphql-runtime')).startGraphql(shared, options));
+  // Nothing is served before start(), so a request that finds GraphQL not open came after stop().
+  app.all(GRAPHQL_PATH, options.requireApiKey as RequestHandler, jsonBody, servedOnFirstUse(runtime), graphqlRefusals);
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((req.url ?? '').split('?')[0] !== GRAPHQL_PATH) return refuseUpgrade(socket, 400, 'Bad Request');
+    const running = runtime.get();
+    if (!running) return refuseUpgrade(socket, 503, 'Service Unavailable');
+    running.then((r) => r.upgrade(req, socket, head), () => refuseUpgrade(socket, 500, 'Internal Server Error'));
+  };
   return {
     async start() {
-      running = await startGraphql(httpServer, shared, options);
+      runtime.open();
+      httpServer.on('upgrade', onUpgrade);
     },
     async stop() {
-      const stopping = running;
-      running = undefined;
-      await stopping?.stop();
+      httpServer.off('upgrade', onUpgrade);
+      await runtime.stop();
     },
   };
 }
 
-interface RunningGraphql {
-  handler: RequestHandler;
-  stop(): Promise<void>;
-}
+/** Refusals of GraphQL requests in GraphQL's error shape (http-handler.ts, loaded with the first refusal). */
+export const graphqlRefusals: ErrorRequestHandler = (err, req, res, next) =>
+  (require('./http-handler') as typeof import('./http-handler')).graphqlRefusals(err, req, res, next);
 
-async function startGraphql(httpServer: Server, shared: GraphqlShared, options: GraphqlOptions): Promise<RunningGraphql> {
-  // A federation subgraph (subgraph-schema.ts): the public schema plus `_service` and `_entities`.
-  const schema = await buildGatewaySubgraphSchema();
-  const limits = options.queryLimits ?? QUERY_LIMITS;
-  const introspection = options.introspection ?? true;
-  // One rule for HTTP and graphql-ws alike: with introspection off, `__schema` and `__type` fail validation on both.
-  const validationRules = [...queryLimitRules(limits, MAX_PAGE_SIZE), ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
-  const subscriptions = serveSubscriptions(
-    new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: options.maxMessageBytes }),
-    schema,
-    shared,
-    { admission: new OperationAdmission(options.guard, options.maxSubscriptionsPerKey), validationRules, maxTokens: limits.maxTokens },
-  );
-  const apollo = new ApolloServer<GraphqlContext>({
-    schema,
-    // Parsed and validated before anything runs; graphql-js's own rules come first.
-    parseOptions: { maxTokens: limits.maxTokens },
-    validationRules,
-    // Every operation needs an API key, so the schema is no secret from a caller who may run it; an operator may still turn it off.
-    introspection,
-    includeStacktraceInErrorResponses: false,
-    // The gateway's own SIGTERM handler drains requests and flushes usage records first; Apollo's would exit mid-way.
-    stopOnTerminationSignals: false,
-    formatError: formatGraphqlError,
-    // CSRF needs credentials a browser attaches by itself (cookies); a bearer key is never one of them.
-    csrfPrevention: false,
-    // The landing page loads Apollo's sandbox from a CDN; the gateway's console is the UI. Apollo would add
-    // inline traces (resolver timings) to a subgraph's answers whenever a router asks; the gateway gives none.
-    plugins: [errorReportingPlugin(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled()],
-  });
-  await apollo.start();
-  const handler = apolloHandler(apollo, async (res) => {
-    const request = locals(res);
-    // The route's API-key middleware has admitted the request; a request without a principal never gets here.
-    if (!request.principal) throw unauthenticated(undefined, request.requestId);
-    return operationContext(shared, request.principal, request);
-  });
-  return {
-    handler,
-    async stop() {
-      // No new connections; open ones are told the server is going away.
-      await subscriptions.dispose();
-      // Before the gateway flushes usage records and closes the database: every open stream settles its record.
-      await shared.openStreams.endAll();
-      await apollo.stop();
-    },
-  };
+/** Answers a WebSocket upgrade that is not taken, as the ws library does, and closes the socket. */
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.destroy();
 }

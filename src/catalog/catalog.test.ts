@@ -163,6 +163,15 @@ describe('Catalog.resolve', () => {
       expect(c.model('alpha')).toBeUndefined();
       expect(c.contents.revision).toBe(2);
     });
+
+    it('tells its listeners of each replacement, once it serves the new contents', () => {
+      const c = new Catalog(contentsOf(config));
+      const seen: number[] = [];
+      c.onReplace((contents) => seen.push(contents.revision, c.contents.revision));
+      c.replace({ ...contentsOf(config), revision: 2 });
+      c.replace({ ...contentsOf(config), revision: 3 });
+      expect(seen).toEqual([2, 2, 3, 3]);
+    });
   });
 
   describe('catalog entries', () => {

@@ -63,6 +63,7 @@ interface Served {
  */
 export class Catalog implements PricingSource {
   private served: Served;
+  private readonly replaced: Array<(contents: CatalogContents) => void> = [];
 
   constructor(contents: CatalogContents) {
     this.served = serve(contents);
@@ -70,6 +71,12 @@ export class Catalog implements PricingSource {
 
   replace(contents: CatalogContents): void {
     this.served = serve(contents);
+    for (const listener of this.replaced) listener(contents);
+  }
+
+  /** Calls `listener` with the new contents after each replacement: for what holds resources tied to one revision (the MCP servers' open connections). */
+  onReplace(listener: (contents: CatalogContents) => void): void {
+    this.replaced.push(listener);
   }
 
   get contents(): CatalogContents {

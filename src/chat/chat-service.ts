@@ -23,8 +23,8 @@ import { applyReasoningRules } from './reasoning/reasoning-rules';
 import { splitThinkingSuffix } from './reasoning/thinking-suffix';
 import { explainUsagePolicyRefusal } from './reasoning/usage-policy-error';
 import type { McpToolsForModels } from '../mcp/mcp-tools-for-models';
-import { isMcpTool, MCP_TOOLS_NOT_STREAMED } from '../providers/mcp/mcp-tools-elsewhere';
-import { runMcpToolLoop, splitMcpTools } from './mcp-tool-loop';
+import { runMcpToolLoop, splitMcpTools, type SplitMcpTools } from './mcp-tool-loop';
+import { streamMcpToolLoop } from './mcp-tool-loop-stream';
 
 export const CHAT_ENDPOINT = '/v1/chat/completions';
 
@@ -84,11 +84,16 @@ export class ChatService {
   async complete(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<ChatCompletion> {
     const split = splitMcpTools(raw);
     if (!split) return this.completeTurn(ctx, raw, entry);
-    ctx.ticket.noteRequestedModel(split.body.model);
-    if (!this.mcpTools) throw new GatewayError('invalid_parameter', 'MCP tools are not served by this gateway.', { param: `tools[${split.indexes[0]}]` });
-    const completion = await runMcpToolLoop(ctx, split, this.mcpTools, entry.path, (turn, body) => this.completeTurn(turn, body, entry));
+    const completion = await runMcpToolLoop(ctx, split, this.mcpToolsFor(ctx, split), entry.path, (turn, body) => this.completeTurn(turn, body, entry));
     completion.id = completionId(ctx.requestId);
     return completion;
+  }
+
+  /** The MCP tools a request's loop runs, the request's model noted on its record first (its tools are read before the request is). */
+  private mcpToolsFor(ctx: RequestContext, split: SplitMcpTools): McpToolsForModels {
+    ctx.ticket.noteRequestedModel(split.body.model);
+    if (!this.mcpTools) throw new GatewayError('invalid_parameter', 'MCP tools are not served by this gateway.', { param: `tools[${split.indexes[0]}]` });
+    return this.mcpTools;
   }
 
   private async completeTurn(ctx: RequestContext, raw: unknown, entry: ChatEntry): Promise<ChatCompletion> {
@@ -112,11 +117,17 @@ export class ChatService {
   /**
    * Starts a streamed answer. Resolves once the upstream produced its first
    * event, so that a failure before any byte reached the client can still
-   * move to the next route; after that, the stream is committed.
+   * move to the next route; after that, the stream is committed. For a
+   * request that names MCP tools, the stream of the tool loop the gateway
+   * runs (chat/mcp-tool-loop-stream.ts), each turn streamed as here.
    */
   async stream(ctx: RequestContext, raw: unknown, entry: ChatEntry = CHAT): Promise<AsyncGenerator<ChatCompletionChunk>> {
-    const mcpTool = raw && typeof raw === 'object' && Array.isArray((raw as { tools?: unknown }).tools) ? ((raw as { tools: unknown[] }).tools).findIndex(isMcpTool) : -1;
-    if (mcpTool >= 0) throw new GatewayError('invalid_parameter', MCP_TOOLS_NOT_STREAMED, { param: `tools[${mcpTool}]` });
+    const split = splitMcpTools(raw);
+    if (!split) return this.streamTurn(ctx, raw, entry);
+    return streamMcpToolLoop(ctx, split, this.mcpToolsFor(ctx, split), entry.path, (turn, body) => this.streamTurn(turn, body, entry));
+  }
+
+  private async streamTurn(ctx: RequestContext, raw: unknown, entry: ChatEntry): Promise<AsyncGenerator<ChatCompletionChunk>> {
     const { req, candidates } = this.prepare(ctx, raw, entry);
     if (!req.stream) throw new GatewayError('invalid_parameter', '"stream" must be true for a streamed answer.', { param: 'stream' });
     return tryRoutes(ctx, this.routing, candidates, async (attempt) => {

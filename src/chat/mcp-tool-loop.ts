@@ -36,6 +36,18 @@ export function splitMcpTools(raw: unknown): SplitMcpTools | undefined {
 /** One model turn: the chat service's non-streaming call on the turn's own context. */
 export type ModelTurn = (turn: RequestContext, body: Record<string, unknown>) => Promise<ChatCompletion>;
 
+/** What a model turn answered, as the loop reads it: its text, its tool calls and its signed reasoning state. */
+export interface TurnMessage {
+  content: string | null;
+  tool_calls?: ChatToolCall[];
+  reasoning_details?: unknown[];
+}
+
+/** After a turn: the loop ends (with the client's own tool calls of that turn, and whether MCP calls were left unrun), or it runs the turn's MCP calls. */
+export type LoopStep =
+  | { done: true; clientCalls: ChatToolCall[]; mcpCallsLeft: boolean }
+  | { done: false; mcpCalls: ChatToolCall[] };
+
 /**
  * The tool loop the gateway runs for a request that names MCP tools: the
  * model is offered the servers' tools as function tools; each call it makes
@@ -48,47 +60,86 @@ export type ModelTurn = (turn: RequestContext, body: Record<string, unknown>) =>
  * MCP tool, when it calls a function the client declared (returned to the
  * client as usual, the MCP calls of that turn not run), or after
  * MAX_MODEL_TURNS turns (the last answer without its tool calls, finish
- * reason `length`). The answer is the last turn's message, with the MCP
- * calls made listed in its `mcp_calls` and `usage` summed over every turn.
+ * reason `length`). Its steps are shared by the answer
+ * (`runMcpToolLoop`) and the stream (`mcp-tool-loop-stream.ts`), which
+ * differ only in how a turn is asked and what the client is sent.
  */
-export async function runMcpToolLoop(ctx: RequestContext, split: SplitMcpTools, tools: McpToolsForModels, endpoint: string, modelTurn: ModelTurn): Promise<ChatCompletion> {
-  const offered = await tools.offer(ctx, split.specs, split.indexes);
-  const offeredNames = new Set(offered.map((t) => t.function.name));
-  const body = { ...split.body, tools: [...split.body.tools, ...offered] };
-  if (!body.tools.length) delete (body as { tools?: unknown }).tools;
-  const calls: McpCallMade[] = [];
-  let usage: ChatUsage | null = null;
-  for (let n = 1; ; n++) {
-    const completion = n === 1 ? await modelTurn(ctx, body) : await furtherTurn(ctx, tools, endpoint, body, modelTurn);
-    usage = addUsage(usage, completion.usage);
-    const choice = completion.choices[0];
-    const asked = choice?.message.tool_calls ?? [];
-    const mcpCalls = asked.filter((c) => offeredNames.has(c.function.name));
-    const done = !choice || !mcpCalls.length || mcpCalls.length < asked.length || n === MAX_MODEL_TURNS;
-    if (done) {
-      if (choice && mcpCalls.length) {
-        const clientCalls = asked.filter((c) => !offeredNames.has(c.function.name));
-        choice.message.tool_calls = clientCalls.length ? clientCalls : undefined;
-        if (!clientCalls.length) choice.finish_reason = 'length';
-      }
-      return answer(completion, usage, calls);
+export class McpToolLoop {
+  /** The MCP calls made so far. */
+  readonly calls: McpCallMade[] = [];
+  /** Every turn's tokens so far. */
+  usage: ChatUsage | null = null;
+  private turns = 0;
+
+  private constructor(
+    private readonly ctx: RequestContext,
+    private readonly tools: McpToolsForModels,
+    private readonly endpoint: string,
+    /** The request as the model is asked it: the client's tools and the offered ones; the turns' messages appended. */
+    readonly body: SplitMcpTools['body'],
+    private readonly offered: ReadonlySet<string>,
+  ) {}
+
+  /** Offers the request's MCP tools (400 for a server not registered, 502 for one that did not list its tools). */
+  static async open(ctx: RequestContext, split: SplitMcpTools, tools: McpToolsForModels, endpoint: string): Promise<McpToolLoop> {
+    const offered = await tools.offer(ctx, split.specs, split.indexes);
+    const body = { ...split.body, tools: [...split.body.tools, ...offered] };
+    if (!body.tools.length) delete (body as { tools?: unknown }).tools;
+    return new McpToolLoop(ctx, tools, endpoint, body, new Set(offered.map((t) => t.function.name)));
+  }
+
+  /** Whether a function the model called is an offered MCP tool (run by the gateway) rather than one the client declared. */
+  isMcpTool(name: string | undefined): boolean {
+    return name !== undefined && this.offered.has(name);
+  }
+
+  /** Runs the next model turn: the first on the request's own context, each further one a model call of its own, whose failure before its service settled it is recorded. */
+  async turn<T>(ask: (turn: RequestContext, body: Record<string, unknown>) => Promise<T>): Promise<T> {
+    if (++this.turns === 1) return ask(this.ctx, this.body);
+    const turn = await this.tools.openTurn(this.ctx, this.endpoint, this.body);
+    this.ctx.logger.info('mcp tool loop: further model turn', { turn_request_id: turn.requestId });
+    try {
+      return await ask(turn, this.body);
+    } catch (err) {
+      throw await this.tools.refuse(turn, err);
     }
-    body.messages.push(assistantTurn(choice.message.content, mcpCalls, choice.message.reasoning_details));
-    for (const asked of mcpCalls) {
-      const made = await tools.call(ctx, asked.function.name, asked.function.arguments);
-      calls.push(made);
-      body.messages.push({ role: 'tool', tool_call_id: asked.id, content: made.error === null ? made.output ?? '' : `Error: ${made.error}` });
-    }
+  }
+
+  /** What follows a turn that answered `message` (none: the loop ends) and used `usage`. */
+  next(message: TurnMessage | undefined, usage: ChatUsage | null | undefined): LoopStep {
+    this.usage = addUsage(this.usage, usage);
+    const asked = message?.tool_calls ?? [];
+    const mcpCalls = asked.filter((c) => this.offered.has(c.function.name));
+    const clientCalls = asked.filter((c) => !this.offered.has(c.function.name));
+    if (!message || !mcpCalls.length || clientCalls.length || this.turns === MAX_MODEL_TURNS) return { done: true, clientCalls, mcpCallsLeft: mcpCalls.length > 0 };
+    this.body.messages.push(assistantTurn(message.content, mcpCalls, message.reasoning_details));
+    return { done: false, mcpCalls };
+  }
+
+  /** Runs one MCP call the model asked for, its result (or error) appended as the tool's message. */
+  async call(asked: ChatToolCall): Promise<McpCallMade> {
+    const made = await this.tools.call(this.ctx, asked.function.name, asked.function.arguments);
+    this.calls.push(made);
+    this.body.messages.push({ role: 'tool', tool_call_id: asked.id, content: made.error === null ? made.output ?? '' : `Error: ${made.error}` });
+    return made;
   }
 }
 
-async function furtherTurn(ctx: RequestContext, tools: McpToolsForModels, endpoint: string, body: Record<string, unknown>, modelTurn: ModelTurn): Promise<ChatCompletion> {
-  const turn = await tools.openTurn(ctx, endpoint, body);
-  ctx.logger.info('mcp tool loop: further model turn', { turn_request_id: turn.requestId });
-  try {
-    return await modelTurn(turn, body);
-  } catch (err) {
-    throw await tools.refuse(turn, err);
+/** The loop for a non-streaming call: the answer is the last turn's message, with the MCP calls made listed in its `mcp_calls` and `usage` summed over every turn. */
+export async function runMcpToolLoop(ctx: RequestContext, split: SplitMcpTools, tools: McpToolsForModels, endpoint: string, modelTurn: ModelTurn): Promise<ChatCompletion> {
+  const loop = await McpToolLoop.open(ctx, split, tools, endpoint);
+  for (;;) {
+    const completion = await loop.turn(modelTurn);
+    const choice = completion.choices[0];
+    const step = loop.next(choice?.message, completion.usage);
+    if (step.done) {
+      if (choice && step.mcpCallsLeft) {
+        choice.message.tool_calls = step.clientCalls.length ? step.clientCalls : undefined;
+        if (!step.clientCalls.length) choice.finish_reason = 'length';
+      }
+      return answer(completion, loop.usage, loop.calls);
+    }
+    for (const asked of step.mcpCalls) await loop.call(asked);
   }
 }
 

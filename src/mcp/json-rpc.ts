@@ -13,6 +13,9 @@ export const JSON_RPC = {
   internalError: -32603,
   /** The start of the range JSON-RPC leaves to servers: every other refusal of the gateway. */
   serverError: -32000,
+  /** Codes MCP 2026-07-28 defines in the part of that range it reserves (-32020 to -32099); the gateway requires no client capability, so never raises -32021. */
+  headerMismatch: -32020,
+  unsupportedProtocolVersion: -32022,
 } as const;
 
 export type JsonRpcId = string | number;
@@ -24,14 +27,25 @@ export type ClientMessage =
   /** An answer to a request of the server's: the gateway sends none, so there is nothing to match it to. */
   | { kind: 'response' };
 
-/** A message that is not JSON-RPC: answered with this code and message, and the request's id when it had a usable one. */
+/**
+ * A message that is not JSON-RPC, or one the gateway cannot take as sent:
+ * answered with this code and message (and `data`, where the specification
+ * gives the error one), the request's id when it had a usable one, and
+ * `status` as the HTTP status when the transport names one.
+ */
 export class InvalidMessage extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly id: JsonRpcId | null = null,
+    readonly options: { data?: unknown; status?: number } = {},
   ) {
     super(message);
+  }
+
+  /** The JSON-RPC error answer. */
+  answer(): object {
+    return errorMessage(this.id, this.code, this.message, this.options.data);
   }
 }
 

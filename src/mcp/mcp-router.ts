@@ -8,12 +8,13 @@ import type { ModelCallGate } from '../model-call/model-call-gate';
 import { toGatewayError } from '../model-call/to-gateway-error';
 import { Errors } from '../errors/errors';
 import type { Logger } from '../observability/logger';
-import { errorMessage, InvalidMessage, JSON_RPC, readClientMessage, refusalMessage, resultMessage, type JsonRpcId } from './json-rpc';
+import { errorMessage, InvalidMessage, readClientMessage, refusalMessage, resultMessage, type JsonRpcId } from './json-rpc';
 import { mcpErrorStyle } from './mcp-error-style';
 import { MCP_ENDPOINT, type McpCaller, type McpService } from './mcp-service';
 import { answerMethod } from './mcp-methods';
 import { originCheck } from './origin-check';
-import { isServedRevision, SERVED_REVISIONS } from './protocol-revisions';
+import { modernAnswer, modernStatus } from './modern-answers';
+import { requestRevision, withoutProtocolMeta, type RequestRevision } from './request-revision';
 
 export interface McpRouteDeps {
   gate: ModelCallGate;
@@ -31,7 +32,10 @@ const EVENT_STREAM_AFTER_MS = 5_000;
 
 /**
  * `/mcp`, MCP's Streamable HTTP transport without sessions: each POST
- * carries one JSON-RPC message. A request is answered as `application/json`,
+ * carries one JSON-RPC message, of a legacy revision (after `initialize`)
+ * or of the stateless 2026-07-28 one (its revision, client and headers
+ * checked per request, `request-revision.ts`; its answers shaped by
+ * `modern-answers.ts`). A request is answered as `application/json`,
  * or, for a tool call that runs long and a client that accepts it, as a
  * `text/event-stream` of keep-alive comments and the answer. Notifications
  * and responses are accepted with 202. There is no server-initiated stream
@@ -39,6 +43,7 @@ const EVENT_STREAM_AFTER_MS = 5_000;
  * `Authorization: Bearer`; without one the 401 points to the resource's
  * metadata.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
 export function mcpRoute(mcp: McpService, deps: McpRouteDeps): DirectRoute {
   return {
@@ -51,17 +56,13 @@ export function mcpRoute(mcp: McpService, deps: McpRouteDeps): DirectRoute {
 async function answerPost(mcp: McpService, deps: McpRouteDeps, req: HttpRequest, res: HttpResponse): Promise<void> {
   const l = locals(res);
   let message;
+  let revision: RequestRevision;
   try {
     message = readClientMessage(req.body);
+    revision = requestRevision(req.headers, message);
   } catch (err) {
     if (!(err instanceof InvalidMessage)) throw err;
-    return sendJson(res, 400, errorMessage(err.id, err.code, err.message));
-  }
-  const version = req.headers['mcp-protocol-version'];
-  const initializing = message.kind === 'request' && message.method === 'initialize';
-  if (version !== undefined && !initializing && !isServedRevision(version)) {
-    const id = message.kind === 'request' ? message.id : null;
-    return sendJson(res, 400, errorMessage(id, JSON_RPC.invalidRequest, `MCP-Protocol-Version ${version} is not served here; this gateway serves ${SERVED_REVISIONS.join(' and ')}.`));
+    return sendJson(res, err.options.status ?? 400, err.answer());
   }
   if (message.kind !== 'request') {
     res.statusCode = 202;
@@ -70,12 +71,16 @@ async function answerPost(mcp: McpService, deps: McpRouteDeps, req: HttpRequest,
   const abort = new AbortController();
   res.once('close', () => res.writableFinished || abort.abort());
   const caller: McpCaller = { principal: l.principal!, signal: abort.signal, logger: deps.logger, span: requestSpan(res) };
-  if (message.method === 'tools/call') return answerToolCall(mcp, deps, req, res, message.id, message.params);
-  const answer = await answerMethod(mcp, caller, message.method, message.params).then(
+  const modern = revision.era === 'modern';
+  const params = modern ? withoutProtocolMeta(message.params) : message.params;
+  if (message.method === 'tools/call') return answerToolCall(mcp, deps, req, res, message.id, params, revision);
+  const answer = await answerMethod(mcp, caller, message.method, params, revision).then(
     (result) => resultMessage(message.id, result),
     (err: unknown) => errorAnswer(message.id, err, deps.logger, l.requestId),
   );
-  sendJson(res, 200, answer);
+  if (!modern) return sendJson(res, 200, answer);
+  const told = modernAnswer(message.method, answer);
+  sendJson(res, modernStatus(told), told);
 }
 
 /**
@@ -83,7 +88,7 @@ async function answerPost(mcp: McpService, deps: McpRouteDeps, req: HttpRequest,
  * admitted under the rate limits once its tool is named, and ended through
  * the gate's `refuse` when it fails before the service settles it.
  */
-async function answerToolCall(mcp: McpService, deps: McpRouteDeps, req: HttpRequest, res: HttpResponse, id: JsonRpcId, params: Record<string, unknown> | undefined): Promise<void> {
+async function answerToolCall(mcp: McpService, deps: McpRouteDeps, req: HttpRequest, res: HttpResponse, id: JsonRpcId, params: Record<string, unknown> | undefined, revision: RequestRevision): Promise<void> {
   const l = locals(res);
   const { gate } = deps;
   const { context, abort } = gate.open({ requestId: l.requestId, principal: l.principal!, endpoint: MCP_ENDPOINT, createdAt: l.createdAt, startedAt: l.startedAt, span: requestSpan(res) });
@@ -104,7 +109,7 @@ async function answerToolCall(mcp: McpService, deps: McpRouteDeps, req: HttpRequ
       if (refusal.options.retryAfterSeconds !== undefined && !res.headersSent) res.setHeader('Retry-After', String(refusal.options.retryAfterSeconds));
       return refusalMessage(id, refusal, l.requestId);
     },
-  );
+  ).then((answer) => (revision.era === 'modern' ? modernAnswer('tools/call', answer) : answer));
   await answerInTime(req, res, answering, deps.eventStreamAfterMs ?? EVENT_STREAM_AFTER_MS);
 }
 
@@ -131,7 +136,7 @@ async function answerInTime(req: HttpRequest, res: HttpResponse, answering: Prom
 }
 
 function errorAnswer(id: JsonRpcId, err: unknown, logger: Logger, requestId: string): object {
-  if (err instanceof InvalidMessage) return errorMessage(id, err.code, err.message);
+  if (err instanceof InvalidMessage) return errorMessage(id, err.code, err.message, err.options.data);
   let refusal: GatewayError | undefined = toGatewayError(err);
   if (!refusal) {
     logger.error('unhandled error', { request_id: requestId, err });

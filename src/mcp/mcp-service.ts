@@ -59,7 +59,10 @@ export class McpService {
   constructor(
     private readonly catalog: Catalog,
     private readonly upstream: McpUpstream,
-  ) {}
+  ) {
+    // A server edited, disabled or removed: the connections opened to it as it was are ended.
+    catalog.onReplace((contents) => upstream.keepOnly(contents.mcpServers));
+  }
 
   /** Every tool of the servers the key may use (of `servers` only, when named), namespaced, with the servers that did not answer. */
   listTools(caller: McpCaller, servers?: ReadonlySet<string>): Promise<{ tools: Record<string, unknown>[]; unavailable: UnavailableServer[] }> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isBase64DataUrl, isHttpsUrl } from './data-url';
-import { MCP_TOOLS_NOT_STREAMED } from './mcp/mcp-tools-elsewhere';
+import { MCP_TOOLS_NOT_RUN_HERE } from './mcp/mcp-tools-elsewhere';
 
 /**
  * `POST /v1/chat/completions` request, in the OpenAI wire shape. Unknown
@@ -102,7 +102,7 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
 const functionName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64');
 
 const toolSchema = z.object({
-  type: z.literal('function', { error: (issue) => (issue.input === 'mcp' ? MCP_TOOLS_NOT_STREAMED : undefined) }),
+  type: z.literal('function', { error: (issue) => (issue.input === 'mcp' ? MCP_TOOLS_NOT_RUN_HERE : undefined) }),
   function: z.object({
     name: functionName,
     description: z.string().optional(),

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { loadGatewayConfig } from '../../src/config/load-config';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 import { startSseMcpServer, weatherTools, type TestSseMcpServer } from '../support/mcp-test-servers';
+import { eventually } from '../support/eventually';
 import { ADMIN_TOKEN, fetchUsageRecord, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
 let legacy: TestSseMcpServer;
@@ -77,5 +78,71 @@ describe.each(TEST_DATABASES)('an MCP server on the HTTP+SSE transport (%s)', (d
     expect((await client.callTool({ name: 'legacy__forecast', arguments: { city: 'Riga' } })).content).toEqual([{ type: 'text', text: 'Sunny in Riga' }]);
     expect(legacy.streamsOpened).toBe(streams + 2);
     await client.close();
+  });
+  it('closes the event stream to a server the operator edits, disables or removes, and to no other', async () => {
+    const admin = async (path: string, method: string, body?: unknown) => (await fetch(`${t.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status;
+    // The same upstream under a second name: one stream per name, so the upstream counts both.
+    expect(await admin('/api/admin/mcp/servers', 'POST', { name: 'twin', url: legacy.url, transport: 'sse', private: true })).toBe(201);
+    const { client } = await connect();
+    const call = (server: string) => client.callTool({ name: `${server}__forecast`, arguments: { city: 'Oslo' } });
+    await call('legacy');
+    await call('twin');
+    const open = legacy.streamsOpen;
+    expect(open).toBeGreaterThanOrEqual(2);
+    const closedOne = (what: string) => eventually(async () => (legacy.streamsOpen === open - 1 ? true : undefined), () => `${what}: the upstream sees one stream closed (${legacy.streamsOpen} open, ${open} before)`);
+
+    const opened = legacy.streamsOpened;
+    // A price changes nothing the connection uses: the stream serves on.
+    expect(await admin('/api/admin/mcp/servers/twin', 'PATCH', { price_per_call: '0.003' })).toBe(200);
+    await call('twin');
+    expect({ opened: legacy.streamsOpened, open: legacy.streamsOpen }).toEqual({ opened, open });
+    expect(await admin('/api/admin/mcp/servers/twin', 'PATCH', { timeout_ms: 10_000 })).toBe(200);
+    await closedOne('twin edited');
+    await call('legacy');
+    expect(legacy.streamsOpened).toBe(opened);
+    await call('twin');
+    expect(legacy.streamsOpened).toBe(opened + 1);
+    expect(legacy.streamsOpen).toBe(open);
+
+    expect(await admin('/api/admin/mcp/servers/twin/enabled', 'PATCH', { enabled: false })).toBe(200);
+    await closedOne('twin disabled');
+    expect(await admin('/api/admin/mcp/servers/twin/enabled', 'PATCH', { enabled: true })).toBe(200);
+    await call('twin');
+    expect(legacy.streamsOpen).toBe(open);
+
+    expect(await admin('/api/admin/mcp/servers/twin', 'DELETE')).toBe(200);
+    await closedOne('twin removed');
+    expect((await call('legacy')).content).toEqual([{ type: 'text', text: 'Sunny in Oslo' }]);
+    expect(legacy.streamsOpen).toBe(open - 1);
+    await client.close();
+  });
+  it('lets a call in flight on the old stream have its answer before that stream is closed', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await startSseMcpServer('slow', (server, calls) => {
+      server.registerTool('wait', { description: 'Answers when the test lets it', inputSchema: {} }, async () => {
+        calls.push('wait');
+        await held;
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+    });
+    const admin = async (path: string, method: string, body?: unknown) => (await fetch(`${t.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status;
+    try {
+      expect(await admin('/api/admin/mcp/servers', 'POST', { name: 'slow', url: slow.url, transport: 'sse', private: true })).toBe(201);
+      const { client } = await connect();
+      const pending = client.callTool({ name: 'slow__wait', arguments: {} });
+      await eventually(async () => (slow.calls.includes('wait') ? true : undefined), 'the call to reach the server');
+      expect(await admin('/api/admin/mcp/servers/slow', 'PATCH', { timeout_ms: 20_000 })).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(slow.streamsOpen).toBe(1);
+      release();
+      expect((await pending).content).toEqual([{ type: 'text', text: 'done' }]);
+      await eventually(async () => (slow.streamsOpen === 0 ? true : undefined), () => `the old stream closed once answered (${slow.streamsOpen} open)`);
+      expect(await admin('/api/admin/mcp/servers/slow', 'DELETE')).toBe(200);
+      await client.close();
+    } finally {
+      release();
+      await slow.close();
+    }
   });
 });

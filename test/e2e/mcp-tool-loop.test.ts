@@ -132,7 +132,7 @@ describe.each(TEST_DATABASES)('the MCP tool loop the gateway runs for a model (%
     expect(offered).toEqual(['weather__alerts']);
   });
 
-  it('refuses an unknown server, a client-chosen server URL, an approval it cannot ask for and a stream, before any model call, uncharged', async () => {
+  it('refuses an unknown server, a client-chosen server URL, an approval it cannot ask for and a stream of several choices, before any model call, uncharged', async () => {
     const { key, client } = await walletKey('loop-refusals');
     const refusals: Array<[unknown, string, RegExp]> = [
       [{ type: 'mcp', server_label: 'nowhere' }, 'tools[0].server_label', /"nowhere"/],
@@ -152,12 +152,108 @@ describe.each(TEST_DATABASES)('the MCP tool loop the gateway runs for a model (%
         expect(record.body).toMatchObject({ routing: { status_code: 400 }, billing: { amount_microusd: 0 } });
       }
     }
-    const streamed: any = await client.chat.completions.create({ model: BRIDGED, stream: true, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'mcp', server_label: 'weather' } as never] }).catch((e: unknown) => e);
-    expect({ status: streamed.status, param: streamed.param }).toEqual({ status: 400, param: 'tools[0]' });
-    expect(streamed.message).toMatch(/non-streaming/);
-    const bridgedStream: any = await client.responses.create({ model: BRIDGED, stream: true, input: 'Hi', tools: [{ type: 'mcp', server_label: 'weather' }] }).catch((e: unknown) => e);
-    expect(bridgedStream.status).toBe(400);
+    // A stream answers one choice: the loop follows it.
+    const streamed: any = await client.chat.completions.create({ model: BRIDGED, stream: true, n: 2, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'mcp', server_label: 'weather' } as never] }).catch((e: unknown) => e);
+    expect({ status: streamed.status, param: streamed.param }).toEqual({ status: 400, param: 'n' });
+    const unknownStreamed: any = await client.responses.create({ model: BRIDGED, stream: true, input: 'Hi', tools: [{ type: 'mcp', server_label: 'nowhere' }] }).catch((e: unknown) => e);
+    expect({ status: unknownStreamed.status, param: unknownStreamed.param }).toEqual({ status: 400, param: 'tools[0].server_label' });
     expect((await recordsOf(key)).every((r) => r.billing.amountMicrousd === 0)).toBe(true);
+  });
+
+  it.each([BRIDGED, NATIVE])('streams a chat completion\'s MCP tool loop (%s): the final turn\'s text as it arrives, no MCP tool call leaked, each call made in a chunk, a record per turn and per call', async (model) => {
+    const { key, accountId, client } = await walletKey(`loop-stream-${model}`);
+    const callsBefore = weather.calls.length;
+    const { data: stream, response } = await client.chat.completions.create({
+      model, stream: true, stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'What does weather__forecast say for Oslo? [sim chunk=3 stream_args=1 words=12]' }],
+      tools: [{ type: 'mcp', server_label: 'weather', allowed_tools: ['forecast'] } as never],
+    }).withResponse();
+    const chunks: OpenAI.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(weather.calls.slice(callsBefore)).toEqual(['forecast']);
+
+    const requestId = response.headers.get('x-svc-request-id')!;
+    expect(new Set(chunks.map((c) => c.id))).toEqual(new Set([`chatcmpl-${requestId.replace(/^req_/, '')}`]));
+    expect(new Set(chunks.map((c) => c.model))).toEqual(new Set([model]));
+    const deltas = chunks.flatMap((c) => c.choices.map((choice) => choice.delta as OpenAI.ChatCompletionChunk.Choice.Delta & { mcp_calls?: unknown[] }));
+    expect(deltas.filter((d) => d.tool_calls?.length)).toEqual([]);
+    const madeAt = deltas.findIndex((d) => d.mcp_calls);
+    expect(deltas.flatMap((d) => d.mcp_calls ?? [])).toEqual([expect.objectContaining({ server_label: 'weather', name: 'forecast', error: null, output: expect.stringMatching(/^Sunny in /) })]);
+    // The final turn's text comes after the call, in many chunks: streamed as the upstream sent it.
+    const finalText = deltas.slice(madeAt + 1).filter((d) => d.content);
+    expect(finalText.length).toBeGreaterThan(1);
+    const finishes = chunks.flatMap((c) => c.choices.filter((choice) => choice.finish_reason).map((choice) => choice.finish_reason));
+    expect(finishes).toEqual(['stop']);
+    expect(chunks.filter((c) => c.usage)).toHaveLength(1);
+    const last = chunks[chunks.length - 1];
+    expect(last.choices).toEqual([]);
+
+    const records = await recordsOf(key);
+    expect(records.map((r) => r.endpoint).sort()).toEqual(['/mcp', '/v1/chat/completions', '/v1/chat/completions']);
+    expect(records.filter((r) => r.endpoint === '/mcp')).toEqual([expect.objectContaining({ mcp: { server: 'weather', tool: 'forecast', outcome: 'ok' }, billing: { amountMicrousd: 2000 } })]);
+    const turns = records.filter((r) => r.endpoint === '/v1/chat/completions');
+    expect(turns.map((r) => r.id)).toContain(requestId);
+    // The usage chunk sums every turn's tokens, each turn's record its own.
+    const turnTokens = await Promise.all(turns.map(async (r) => (await fetchUsageRecord(t, key, r.id)).body.usage));
+    expect(last.usage!.prompt_tokens).toBe(turnTokens.reduce((sum, u) => sum + u.prompt_tokens, 0));
+    expect(last.usage!.completion_tokens).toBe(turnTokens.reduce((sum, u) => sum + u.completion_tokens, 0));
+    expect(await charged(accountId)).toBe(records.reduce((sum, r) => sum + r.billing.amountMicrousd, 0));
+    expect((await admin(`/api/admin/reconcile?account_id=${accountId}`)).body.ok).toBe(true);
+
+    // The SDK's own stream helper builds the final message from the same chunks.
+    const helper = client.chat.completions.stream({
+      model, messages: [{ role: 'user', content: 'What does weather__forecast say for Rome?' }],
+      tools: [{ type: 'mcp', server_label: 'weather', allowed_tools: ['forecast'] } as never],
+    });
+    const final = await helper.finalChatCompletion();
+    expect(final.choices[0].finish_reason).toBe('stop');
+    expect(final.choices[0].message.tool_calls ?? []).toEqual([]);
+    expect(final.choices[0].message.content!.length).toBeGreaterThan(0);
+  });
+
+  it('streams a call of the client\'s own function as usual (renumbered among what the client sees) and ends there, that turn\'s MCP call not run', async () => {
+    const { client } = await walletKey('loop-stream-own');
+    const callsBefore = weather.calls.length;
+    const own = { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } };
+    const stream = await client.chat.completions.create({
+      model: NATIVE, stream: true,
+      messages: [{ role: 'user', content: 'Use weather__forecast for Paris. [sim tool_calls=2 stream_args=1]' }],
+      tools: [own, { type: 'mcp', server_label: 'weather', allowed_tools: ['forecast'] } as never],
+    });
+    const chunks: OpenAI.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    const calls = chunks.flatMap((c) => c.choices.flatMap((choice) => choice.delta.tool_calls ?? []));
+    expect(calls.length).toBeGreaterThan(1);
+    expect(new Set(calls.map((call) => call.index))).toEqual(new Set([0]));
+    expect(calls.filter((call) => call.function?.name).map((call) => call.function!.name)).toEqual(['lookup']);
+    expect(JSON.parse(calls.map((call) => call.function?.arguments ?? '').join(''))).toEqual(expect.any(Object));
+    expect(chunks.flatMap((c) => c.choices.filter((choice) => choice.finish_reason).map((choice) => choice.finish_reason))).toEqual(['tool_calls']);
+    expect(weather.calls.length).toBe(callsBefore);
+  });
+
+  it('streams a bridged Responses call\'s MCP tool loop: the mcp_call item with its events, then the message as it arrives, each turn and call recorded', async () => {
+    const { key, accountId, client } = await walletKey('loop-stream-responses');
+    const callsBefore = weather.calls.length;
+    const stream = await client.responses.create({
+      model: BRIDGED, stream: true,
+      input: 'Use weather__forecast for Paris, please. [sim chunk=3 words=12]',
+      tools: [{ type: 'mcp', server_label: 'weather', require_approval: 'never' }],
+    });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(weather.calls.slice(callsBefore)).toEqual(['forecast']);
+    const types = events.map((e) => e.type);
+    expect(types).toContain('response.mcp_call.completed');
+    expect(types.indexOf('response.mcp_call.completed')).toBeLessThan(types.indexOf('response.output_text.delta'));
+    expect(types.filter((type) => type === 'response.output_text.delta').length).toBeGreaterThan(1);
+    expect(types.filter((type) => type.startsWith('response.function_call'))).toEqual([]);
+    const completed = events.find((e) => e.type === 'response.completed') as OpenAI.Responses.ResponseCompletedEvent;
+    const output = completed.response.output.filter((item) => item.type !== 'reasoning');
+    expect(output.map((item) => item.type)).toEqual(['mcp_call', 'message']);
+    expect(output[0]).toMatchObject({ server_label: 'weather', name: 'forecast', error: null, status: 'completed', output: expect.stringMatching(/^Sunny in /) });
+    const records = await recordsOf(key);
+    expect(records.map((r) => r.endpoint).sort()).toEqual(['/mcp', '/v1/responses', '/v1/responses']);
+    expect(await charged(accountId)).toBe(records.reduce((sum, r) => sum + r.billing.amountMicrousd, 0));
   });
 
   it('keeps refusing MCP tools on a native Responses route, whose upstream would be handed the server', async () => {

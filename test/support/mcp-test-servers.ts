@@ -82,6 +82,8 @@ export async function startMcpServer(name: string, register: Register, oauth?: {
 export interface TestSseMcpServer extends TestMcpServer {
   /** Event streams opened so far. */
   streamsOpened: number;
+  /** Event streams open now (a stream the gateway closed is no longer counted). */
+  streamsOpen: number;
   /** Forgets every session (as a restarted server does): a POST to one is answered 404. */
   forgetSessions(): void;
   /** Ends every open event stream from the server's side. */
@@ -91,17 +93,21 @@ export interface TestSseMcpServer extends TestMcpServer {
 export async function startSseMcpServer(name: string, register: Register): Promise<TestSseMcpServer> {
   const calls: string[] = [];
   const sessions = new Map<string, { transport: SSEServerTransport; res: ServerResponse }>();
-  const state = { streamsOpened: 0 };
+  const state = { streamsOpened: 0, streamsOpen: 0 };
   const http: Server = createServer((req, res) => void handle(req, res).catch(() => { res.statusCode = 500; res.end(); }));
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/sse') {
       state.streamsOpened++;
+      state.streamsOpen++;
       const server = new McpServer({ name, version: '1.0.0' });
       register(server, calls);
       const transport = new SSEServerTransport('/messages', res);
       sessions.set(transport.sessionId, { transport, res });
-      res.on('close', () => sessions.delete(transport.sessionId));
+      res.on('close', () => {
+        state.streamsOpen--;
+        sessions.delete(transport.sessionId);
+      });
       await server.connect(transport);
       return;
     }
@@ -117,6 +123,7 @@ export async function startSseMcpServer(name: string, register: Register): Promi
     calls,
     tokensIssued: 0,
     get streamsOpened() { return state.streamsOpened; },
+    get streamsOpen() { return state.streamsOpen; },
     forgetSessions: () => sessions.clear(),
     endStreams: () => { for (const { res } of sessions.values()) res.end(); },
     close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),

@@ -187,6 +187,23 @@ export class McpUpstream {
     return new StaleCredentials();
   }
 
+  /**
+   * Ends the sessions of servers no longer configured as they were (edited,
+   * disabled or removed: a session belongs to one server as configured, see
+   * `sessionKey`): each event stream of the HTTP+SSE transport is closed
+   * once the calls waiting on it have their answers, so that an edit does
+   * not fail a call in flight and the old server does not keep a stream
+   * the gateway will never use again.
+   */
+  keepOnly(servers: readonly ResolvedMcpServer[]): void {
+    const kept = new Set(servers.map(sessionKey));
+    for (const [key, opening] of this.sessions) {
+      if (kept.has(key)) continue;
+      this.sessions.delete(key);
+      void opening.then((session) => session.sse?.retire(), () => undefined);
+    }
+  }
+
   /** Ends every event stream (at shutdown). */
   close(): void {
     for (const opening of this.sessions.values()) void opening.then((session) => session.sse?.close(), () => undefined);
@@ -209,9 +226,15 @@ function answered(server: ResolvedMcpServer, answer: JsonRpcAnswer | undefined):
   return answer.result;
 }
 
-/** A session belongs to one server as configured: a catalog edit that moves it or changes its credentials opens a new one. */
+/**
+ * A session belongs to one server as its connection is configured: a
+ * catalog edit that moves it, changes its credentials, its address rule or
+ * its time limit (which an HTTP+SSE connection keeps for its messages) opens
+ * a new one and ends the old (`keepOnly`); one that changes only its prices
+ * keeps it.
+ */
 function sessionKey(server: ResolvedMcpServer): string {
-  return JSON.stringify([server.name, server.url, server.transport, server.headers, server.oauth]);
+  return JSON.stringify([server.name, server.url, server.transport, server.headers, server.oauth, server.publicOnly, server.timeoutMs]);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -31,6 +31,8 @@ type SseEvents = AsyncIterator<{ event?: string; data: string }>;
 export class SseConnection {
   private readonly waiting = new Map<number, Waiting>();
   private ended: Error | undefined;
+  /** Set once the session is no longer wanted: the stream is closed when no call waits on it. */
+  private retiring = false;
 
   private constructor(
     private readonly server: ResolvedMcpServer,
@@ -87,9 +89,16 @@ export class SseConnection {
     } catch (err) {
       if (id !== undefined) this.waiting.delete(id);
       answer?.catch(() => undefined);
+      this.closeIfIdle();
       throw err;
     }
     return answer;
+  }
+
+  /** Ends the stream once the calls waiting on it have their answers (or gave up); no new call comes once its session is dropped. */
+  retire(): void {
+    this.retiring = true;
+    this.closeIfIdle();
   }
 
   /** Ends the stream (the session is no longer wanted). */
@@ -103,6 +112,7 @@ export class SseConnection {
       const stop = () => {
         this.waiting.delete(id);
         reject(signal.reason);
+        this.closeIfIdle();
       };
       signal.addEventListener('abort', stop, { once: true });
       this.waiting.set(id, {
@@ -110,6 +120,11 @@ export class SseConnection {
         reject: (e) => (signal.removeEventListener('abort', stop), reject(e)),
       });
     });
+  }
+
+  /** A retiring stream with no call waiting on it is closed. */
+  private closeIfIdle(): void {
+    if (this.retiring && !this.ended && this.waiting.size === 0) this.close();
   }
 
   /** Hands each answer on the stream to the call waiting for it; the server's own requests and notifications are skipped. */
@@ -126,6 +141,7 @@ export class SseConnection {
         const parsed = jsonRpcAnswerSchema.safeParse(message);
         if (parsed.success) waiting.resolve(parsed.data);
         else waiting.reject(new UpstreamError(`MCP server "${this.server.name}" answered malformed: its answer is not a JSON-RPC result or error`, { status: 502, retryable: false, cause: 'malformed_answer' }));
+        this.closeIfIdle();
       }
       reason = new UpstreamError(`MCP server "${this.server.name}" ended its event stream`, { status: 502, retryable: false, cause: 'stream_cut' });
     } catch (err) {

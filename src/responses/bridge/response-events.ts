@@ -2,7 +2,8 @@ import type { ReasoningDetail } from '../../providers/chat-request';
 import type { ChatCompletionChunk, ChatUsage } from '../../providers/chat-types';
 import { type OutputItem, responseObject, responseUsage } from '../response-object';
 import type { ResponsesRequest } from '../responses-request-schema';
-import { functionCallItem, messageItem, OutputItemIds, reasoningItem } from './chat-to-response';
+import type { McpCallMade } from '../../mcp/mcp-tools-for-models';
+import { functionCallItem, mcpCallItem, messageItem, OutputItemIds, reasoningItem } from './chat-to-response';
 
 /** One Responses stream event: its `type` is also the SSE event name. */
 export type ResponseEvent = { type: string; sequence_number: number; [field: string]: unknown };
@@ -17,7 +18,9 @@ type OpenCall = { index: number; id: string; callId: string; name: string; args:
  * (reasoning summary text, output text, function call arguments) and
  * `response.output_item.done`, and last `response.completed` (or
  * `response.incomplete` when the token limit cut the answer) with the whole
- * response and its usage. Items are closed in the order they were opened;
+ * response and its usage; an MCP call the gateway ran between the model's
+ * turns (a chunk's `mcp_calls`) is an `mcp_call` item with its own events.
+ * Items are closed in the order they were opened;
  * signed reasoning state that arrives after its reasoning item closed (a
  * Gemini thought signature on a function call) gets a reasoning item of
  * its own, so a tool round trip still carries it.
@@ -87,6 +90,21 @@ export async function* toResponseEvents(
     }
   }
 
+  /** An MCP call the gateway ran between the model's turns: an `mcp_call` item, added and done at once (it is over when the chunk tells of it). */
+  function* mcpCall(made: McpCallMade): Generator<ResponseEvent> {
+    yield* closeText();
+    yield* closeCalls();
+    const index = output.length;
+    const item = mcpCallItem(made);
+    output.push(item);
+    const base = { item_id: made.id, output_index: index };
+    yield event('response.output_item.added', { output_index: index, item: { ...item, output: null, error: null, status: 'in_progress' } });
+    yield event('response.mcp_call.in_progress', base);
+    yield event('response.mcp_call_arguments.done', { ...base, arguments: made.arguments });
+    yield event(made.error === null ? 'response.mcp_call.completed' : 'response.mcp_call.failed', base);
+    yield event('response.output_item.done', { output_index: index, item });
+  }
+
   for await (const chunk of chunks) {
     if (chunk.usage) usage = chunk.usage;
     const choice = chunk.choices[0];
@@ -107,6 +125,7 @@ export async function* toResponseEvents(
       text!.text += delta.content;
       yield event('response.output_text.delta', { item_id: text!.id, output_index: text!.index, content_index: 0, delta: delta.content, logprobs: [] });
     }
+    for (const made of (delta.mcp_calls as McpCallMade[] | undefined) ?? []) yield* mcpCall(made);
     for (const call of delta.tool_calls ?? []) {
       let open = calls.get(call.index);
       if (!open) {

@@ -5,6 +5,8 @@ import type { Row } from './table';
 
 /** Run settings, from the environment. */
 export interface Settings {
+  /** `npm run bench:quick` (BENCH_QUICK=1): the quick phases, short windows, and the regression guard's failures. */
+  quick: boolean;
   /** Measured window of every load phase (BENCH_SECONDS, default 8). */
   seconds: number;
   /** Warm-up before every measured window (BENCH_WARMUP_SECONDS, default 1.5). */
@@ -45,12 +47,18 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   return value;
 }
 
+/** The phases of `npm run bench:quick` (BENCH_QUICK=1): 50 streams, then the regression guard (50 connections). */
+export const QUICK_PHASES = ['streaming_loaded', 'regression_guard'];
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  const only = (env.BENCH_PHASES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   return {
-    seconds: number(env, 'BENCH_SECONDS', 8, 0.5),
-    warmupSeconds: number(env, 'BENCH_WARMUP_SECONDS', 1.5, 0),
+    quick,
+    seconds: number(env, 'BENCH_SECONDS', quick ? 3 : 8, 0.5),
+    warmupSeconds: number(env, 'BENCH_WARMUP_SECONDS', quick ? 1 : 1.5, 0),
     connections: Math.round(number(env, 'BENCH_CONNECTIONS', 50, 1)),
-    idleSeconds: number(env, 'BENCH_IDLE_SECONDS', 3, 0),
+    idleSeconds: number(env, 'BENCH_IDLE_SECONDS', quick ? 1 : 3, 0),
     words: Math.round(number(env, 'BENCH_WORDS', 20, 1)),
     paceMs: Math.round(number(env, 'BENCH_PACE_MS', 2, 0)),
     gatewayNodeArgs: (env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
@@ -61,7 +69,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     tracesSampler: env.BENCH_TRACES_SAMPLER || 'always_on',
     tracesSamplerArg: env.BENCH_TRACES_SAMPLER_ARG || undefined,
     json: env.BENCH_JSON === '1' || env.BENCH_JSON === 'true',
-    only: (env.BENCH_PHASES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    only: only.length || !quick ? only : QUICK_PHASES,
   };
 }
 
@@ -83,6 +91,8 @@ export interface BenchContext {
   viaGateway: Target;
   /** The same requests through a bare Node pass-through (bare-proxy.ts): the floor of the one-connection figures. */
   floor: Target;
+  /** The bare pass-through's process, whose CPU the regression guard reads. */
+  floorPid: number;
   /** Chat requests sent through the gateway so far, warm-ups included: each must leave one usage record. */
   gatewayChatRequests: number;
   /** Video submissions sent through the gateway (any instance): each leaves one usage record too. */

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
 import { packageRoot } from '../src/config/package-root';
-import { gatewayNodeFlags } from '../src/config/gateway-node-flags';
+import { GATEWAY_PROCESS_ENV, gatewayNodeFlags } from '../src/config/gateway-node-flags';
 import { PORTKEY_SERVER } from './peers';
 
 /**
@@ -221,7 +221,7 @@ export async function startGatewayProcess(opts: GatewayStart): Promise<GatewayPr
   const timeoutMs = opts.timeoutMs ?? 60_000;
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const handle = spawnNode(opts.name ?? 'gateway', [...gatewayNodeFlags(), ...(opts.nodeArgs ?? [])], ['serve'], { ...baseEnv(), HOST: '127.0.0.1', ...opts.env, PORT: String(port) }, opts.cwd);
+    const handle = spawnNode(opts.name ?? 'gateway', [...gatewayNodeFlags(), ...(opts.nodeArgs ?? [])], ['serve'], { ...baseEnv(), ...GATEWAY_PROCESS_ENV, HOST: '127.0.0.1', ...opts.env, PORT: String(port) }, opts.cwd);
     const url = `http://127.0.0.1:${port}`;
     try {
       await waitForHealthz(handle, url, timeoutMs);

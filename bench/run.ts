@@ -28,6 +28,8 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  * exit on SIGTERM), not when a target is missed.
  *
  * Environment (all optional):
+ *   BENCH_QUICK=1              `npm run bench:quick`: only streaming_loaded and regression_guard (which fails the run
+ *                              on a large regression), 3 s windows, 1 s warm-ups; for CI
  *   BENCH_SECONDS=8            measured window of each load phase
  *   BENCH_WARMUP_SECONDS=1.5   warm-up before each window
  *   BENCH_CONNECTIONS=50       concurrency of the loaded phases
@@ -35,7 +37,8 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  *   BENCH_WORDS=20             answer length ([sim words=N])
  *   BENCH_PACE_MS=2            ms between stream events ([sim pace=N]); the first event leaves at once
  *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential, file_upload,
- *                              streaming_1, streaming_loaded, portkey, record_writes, spend_control, anthropic_stream, tracing, video_tasks; plus "embedded")
+ *                              streaming_1, streaming_loaded, portkey, record_writes, spend_control, anthropic_stream, dialects, mcp_tool_call, tracing,
+ *                              regression_guard, video_tasks; plus "embedded")
  *   BENCH_ANTHROPIC_WORDS=200  answer length in anthropic_stream
  *   BENCH_UPLOAD_MB=512        size of the file_upload file
  *   BENCH_TRACES_SAMPLER=always_on  OTEL_TRACES_SAMPLER of the traced instance in tracing (the target applies to always_on);
@@ -95,7 +98,7 @@ async function runPostgresStage(settings: Settings, report: Report, adminToken: 
   const floor = createTarget('bare proxy', bareProxy.url, { authorization: 'Bearer bench' }, 1);
   onCleanup(() => Promise.all([direct.pool.destroy(), viaGateway.pool.destroy(), floor.pool.destroy()]));
   const ctx: BenchContext = {
-    settings, simulator, gateway, gatewayEnv, direct, viaGateway, floor, gatewayChatRequests: 0, gatewayVideoTasks: 0,
+    settings, simulator, gateway, gatewayEnv, direct, viaGateway, floor, floorPid: bareProxy.handle.pid, gatewayChatRequests: 0, gatewayVideoTasks: 0,
     gatewayIdleRssBytes: idleRss, gatewayIdleCpuMsPerS: idleCpuMsPerS, report,
   };
   report.json.gateway_postgres = { ready_ms: Math.round(gateway.readyMs), in_process_simulator: !noBuiltInSimulator };

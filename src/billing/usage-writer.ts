@@ -54,7 +54,7 @@ export class UsageWriter {
   private clientsGone: string[] = [];
 
   constructor(
-    private readonly db: Pick<Database, 'query' | 'prisma'>,
+    private readonly db: Pick<Database, 'query'>,
     private readonly spool: UsageSpool,
     private readonly logger: Logger,
     private readonly metrics: GatewayMetrics,
@@ -113,8 +113,9 @@ export class UsageWriter {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
     // The lock an insert takes, without waiting for it: a table locked against writes (a lock, an index build) answers at once.
-    const attempt = this.db.prisma
-      .$transaction((tx) => tx.$executeRawUnsafe('LOCK TABLE "usage_records" IN ROW EXCLUSIVE MODE NOWAIT'))
+    // One statement in its own transaction (a DO block), so that the probe holds no connection between statements.
+    const attempt = this.db
+      .query('DO $$ BEGIN LOCK TABLE "usage_records" IN ROW EXCLUSIVE MODE NOWAIT; END $$', [])
       .then(() => 'ok' as const, () => 'failed' as const);
     const outcome = await Promise.race([attempt, late]);
     clearTimeout(timer);

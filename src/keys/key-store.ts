@@ -282,21 +282,18 @@ export class KeyStore {
     const projectId = input.project ? (await this.accounts.project(accountId, input.project)).id : null;
     const memberId = input.member ? (await this.accounts.member(accountId, input.member)).id : null;
     const key = newKeySecret();
-    const row = await this.prisma.apiKey.create({
-      data: {
-        id: `key_${randomUUID().replace(/-/g, '')}`,
-        accountId,
-        projectId,
-        memberId,
-        name: input.name,
-        keyHash: hashKeySecret(key),
-        keyPrefix: keyDisplayPrefix(key),
-        allowedModels: input.models ?? [],
-        allowedDomains: [...new Set(input.allowedDomains ?? [])],
-        allowedMcpTools: storedToolList(input.mcpTools),
-        expiresAt: input.expiresAt ?? null,
-      },
-    });
+    // In SQL rather than through Prisma: creating a key is the one admin write every deployment makes, and
+    // Prisma's query compiler (some 30 MB) then stays unloaded on an instance that serves requests.
+    const tools = storedToolList(input.mcpTools);
+    const { rows } = await this.db.query<KeyViewRow>(
+      'INSERT INTO "api_keys" ("id", "account_id", "project_id", "member_id", "name", "key_hash", "key_prefix", "allowed_models", "allowed_domains", "allowed_mcp_tools", "expires_at") ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], $10::jsonb, $11) RETURNING ' + KEY_VIEW_COLUMNS,
+      [
+        `key_${randomUUID().replace(/-/g, '')}`, accountId, projectId, memberId, input.name, hashKeySecret(key), keyDisplayPrefix(key),
+        input.models ?? [], [...new Set(input.allowedDomains ?? [])], tools === Prisma.DbNull ? null : JSON.stringify(tools), input.expiresAt ?? null,
+      ],
+    );
+    const row = rows[0]!;
     return { key, view: toView(row) };
   }
 
@@ -374,10 +371,18 @@ export class UnknownAccountError extends Error {
   }
 }
 
-function toView(row: {
+/** A key's row as its view reads it (Prisma's field names; KEY_VIEW_COLUMNS selects them so in SQL). */
+interface KeyViewRow {
   id: string; name: string; keyPrefix: string; allowedModels: string[]; allowedDomains: string[]; allowedMcpTools: Prisma.JsonValue; accountId: string; projectId: string | null;
   memberId: string | null; parentKeyId: string | null; expiresAt: Date | null; revokedAt: Date | null; createdAt: Date;
-}): ApiKeyView {
+}
+
+const KEY_VIEW_COLUMNS =
+  '"id", "name", "key_prefix" AS "keyPrefix", coalesce("allowed_models", ARRAY[]::text[]) AS "allowedModels", "allowed_domains" AS "allowedDomains", ' +
+  '"allowed_mcp_tools" AS "allowedMcpTools", "account_id" AS "accountId", "project_id" AS "projectId", "member_id" AS "memberId", ' +
+  '"parent_key_id" AS "parentKeyId", "expires_at" AS "expiresAt", "revoked_at" AS "revokedAt", "created_at" AS "createdAt"';
+
+function toView(row: KeyViewRow): ApiKeyView {
   return {
     id: row.id,
     object: 'api_key',

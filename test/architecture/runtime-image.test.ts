@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gatewayNodeFlags } from '../../src/config/gateway-node-flags';
+import { GATEWAY_PROCESS_ENV, gatewayNodeFlags } from '../../src/config/gateway-node-flags';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -38,12 +38,13 @@ describe('the production image', () => {
     expect(readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['bench', 'test']));
   });
 
-  it('starts the gateway with the Node flags of package.json, as npm start does', () => {
+  it('starts the gateway with the Node flags and process environment of package.json, as npm start does', () => {
     const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
     const cmd = dockerfile.split('\n').filter((line) => /^CMD\b/.test(line));
     expect(cmd).toEqual([`CMD ${JSON.stringify(['node', ...gatewayNodeFlags(), 'dist/main.js', 'serve']).replace(/","/g, '", "')}`]);
     expect(gatewayNodeFlags()).toContain('--max-semi-space-size=16');
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toBe('node $npm_package_config_gateway_node_flags dist/main.js serve');
+    expect(pkg.scripts.start).toBe('MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} node $npm_package_config_gateway_node_flags dist/main.js serve');
+    for (const [name, value] of Object.entries(GATEWAY_PROCESS_ENV)) expect(dockerfile).toMatch(new RegExp(`^\\s+${name}=${value}$`, 'm'));
   });
 });

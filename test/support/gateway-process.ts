@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/config/package-root';
-import { gatewayNodeFlags } from '../../src/config/gateway-node-flags';
+import { GATEWAY_PROCESS_ENV, gatewayNodeFlags } from '../../src/config/gateway-node-flags';
 import type { GatewayConfigInput } from '../../src/config/gateway-config-schema';
 
 export interface GatewayProcess {
@@ -30,7 +30,7 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 45_0
   if (!existsSync(main)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does it first)');
   const child = spawn(process.execPath, [...gatewayNodeFlags(), main, 'serve'], {
     // Info level at least: the start-up line carries the address.
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', ...env, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH, ...GATEWAY_PROCESS_ENV, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

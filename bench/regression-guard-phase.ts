@@ -1,0 +1,73 @@
+import type { BenchContext } from './context';
+import { createTarget, runLoad } from './load';
+import { account, chatRequest, of, perRequest, type Phase } from './phases';
+import { CpuMeter, readMemory } from './proc-stats';
+import { progress } from './progress';
+import { median, round } from './stats';
+import { fmt } from './table';
+
+/** The gateway's CPU per request may be at most this many times the bare pass-through's, at the same load, in the same run. */
+export const CPU_RATIO_LIMIT = 4;
+/** Peak RSS of the PostgreSQL-mode gateway, after 50 connections and 50 streams. */
+export const PEAK_RSS_LIMIT_MB = 200;
+const PAIRS = 3;
+
+/**
+ * The bench's regression guard (`npm run bench:quick` runs it in CI): it
+ * fails the run on a large regression, judged against a measure of the
+ * same run, so that a slow machine does not fail it. Non-streaming chat at
+ * N connections through the gateway and through the bare Node
+ * pass-through (bare-proxy.ts: one more process and hop, no work), in
+ * interleaved windows; the gateway's CPU per request must stay within
+ * CPU_RATIO_LIMIT times the pass-through's (medians). Its peak RSS so far
+ * (after the phases before it, 50 streams among them in the quick run)
+ * must stay under PEAK_RSS_LIMIT_MB. A lost usage record fails every run
+ * (run.ts counts them at the end).
+ */
+export const regressionGuard: Phase = {
+  id: 'regression_guard',
+  async run(ctx) {
+    const n = ctx.settings.connections;
+    const request = chatRequest(ctx, false);
+    const floor = createTarget('bare proxy (loaded)', ctx.floor.origin, ctx.floor.headers, n);
+    const ratios: number[] = [];
+    const gatewayMs: number[] = [];
+    const floorMs: number[] = [];
+    try {
+      for (let i = 1; i <= PAIRS; i++) {
+        const g = await window(ctx, `regression guard ${i}/${PAIRS}: gateway`, ctx.viaGateway, ctx.gateway.handle.pid, request, i === 1);
+        const f = await window(ctx, `regression guard ${i}/${PAIRS}: bare pass-through`, floor, ctx.floorPid, request, i === 1);
+        gatewayMs.push(g);
+        floorMs.push(f);
+        ratios.push(g / f);
+      }
+    } finally {
+      await floor.pool.destroy();
+    }
+    const ratio = median(ratios);
+    const peakMb = readMemory(ctx.gateway.handle.pid).hwmBytes / 1048576;
+    const { report } = ctx;
+    report.section(`Regression guard (non-streaming chat, ${n} connections, ${PAIRS} interleaved pairs)`);
+    report.row('CPU per request: gateway / bare pass-through', `${fmt.ms(median(gatewayMs), 3)} / ${fmt.ms(median(floorMs), 3)}`, '', `${ratio.toFixed(2)}x`, `<= ${CPU_RATIO_LIMIT}x`, ratio <= CPU_RATIO_LIMIT ? 'ok' : 'FAIL');
+    report.row('peak RSS so far (VmHWM)', fmt.mb(peakMb * 1048576), '', '', `<= ${PEAK_RSS_LIMIT_MB} MB`, peakMb <= PEAK_RSS_LIMIT_MB ? 'ok' : 'FAIL');
+    if (ratio > CPU_RATIO_LIMIT) report.fail(`regression guard: the gateway's CPU per request is ${ratio.toFixed(2)} times the bare pass-through's (limit ${CPU_RATIO_LIMIT}x; pairs ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+    if (peakMb > PEAK_RSS_LIMIT_MB) report.fail(`regression guard: the gateway's peak RSS is ${peakMb.toFixed(0)} MB (limit ${PEAK_RSS_LIMIT_MB} MB)`);
+    report.json[this.id] = {
+      connections: n, pairs: PAIRS, cpu_ratio: round(ratio, 3), cpu_ratios: ratios.map((r) => round(r, 3)),
+      gateway_cpu_ms_per_request: round(median(gatewayMs), 4), bare_proxy_cpu_ms_per_request: round(median(floorMs), 4), peak_rss_mb: round(peakMb, 1),
+    };
+  },
+};
+
+/** One window of load on one target (after a warm-up when `warm`); the CPU per request of the process behind it. */
+async function window(ctx: BenchContext, label: string, target: ReturnType<typeof createTarget>, pid: number, request: ReturnType<typeof chatRequest>, warm: boolean): Promise<number> {
+  const connections = ctx.settings.connections;
+  const { seconds, warmupSeconds } = ctx.settings;
+  if (warm && warmupSeconds > 0) account(ctx, `${label} (warm-up)`, await runLoad({ targets: [target], connections, durationMs: warmupSeconds * 1000, request }));
+  const cpu = new CpuMeter(pid);
+  const result = await runLoad({ targets: [target], connections, durationMs: seconds * 1000, request });
+  account(ctx, label, result);
+  const perCall = perRequest(cpu.elapsedMs(), of(result, target));
+  progress(`${label}: ${perCall.toFixed(3)} ms CPU per request`);
+  return perCall;
+}

@@ -35,11 +35,9 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  *   BENCH_WORDS=20             answer length ([sim words=N])
  *   BENCH_PACE_MS=2            ms between stream events ([sim pace=N]); the first event leaves at once
  *   BENCH_PHASES=a,b           only these phases (ids in phase-list.ts: non_streaming_loaded, non_streaming_sequential, file_upload,
- *                              streaming_1, streaming_loaded, portkey, record_writes, spend_control, anthropic_stream, tracing, video_tasks; plus "embedded")
+ *                              streaming_1, streaming_loaded, portkey, record_writes, spend_control, anthropic_stream, dialects, mcp_tool_call, tracing, video_tasks; plus "embedded")
  *   BENCH_ANTHROPIC_WORDS=200  answer length in anthropic_stream
  *   BENCH_UPLOAD_MB=512        size of the file_upload file
- *   BENCH_TRACES_SAMPLER=always_on  OTEL_TRACES_SAMPLER of the traced instance in tracing (the target applies to always_on);
- *                              BENCH_TRACES_SAMPLER_ARG its OTEL_TRACES_SAMPLER_ARG (e.g. traceidratio with 0.1)
  *   BENCH_VIDEO_TASKS=1000     video tasks submitted in video_tasks
  *   BENCH_VIDEO_GENERATION_MS=20000  how long the simulator takes per video in video_tasks
  *   BENCH_REDIS_URL            Redis of the two gateway instances of video_tasks (default redis://127.0.0.1:6379)

@@ -29,10 +29,6 @@ export interface Settings {
   videoGenerationMs: number;
   /** Redis shared by the two gateway instances of the video_tasks phase (BENCH_REDIS_URL, default redis://127.0.0.1:6379). */
   redisUrl: string;
-  /** OTEL_TRACES_SAMPLER of the traced instance in the tracing phase (BENCH_TRACES_SAMPLER, default always_on: 100 %). */
-  tracesSampler: string;
-  /** OTEL_TRACES_SAMPLER_ARG with it, e.g. 0.1 for traceidratio (BENCH_TRACES_SAMPLER_ARG). */
-  tracesSamplerArg: string | undefined;
   /** Write bench-results.json (BENCH_JSON=1). */
   json: boolean;
   /** Phase ids to run (BENCH_PHASES, comma-separated; "embedded" for the PGlite starts); empty runs all. */
@@ -66,8 +62,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     videoTasks: Math.round(number(env, 'BENCH_VIDEO_TASKS', 1000, 1)),
     videoGenerationMs: Math.round(number(env, 'BENCH_VIDEO_GENERATION_MS', 20_000, 0)),
     redisUrl: env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
-    tracesSampler: env.BENCH_TRACES_SAMPLER || 'always_on',
-    tracesSamplerArg: env.BENCH_TRACES_SAMPLER_ARG || undefined,
     json: env.BENCH_JSON === '1' || env.BENCH_JSON === 'true',
     only: only.length || !quick ? only : QUICK_PHASES,
   };

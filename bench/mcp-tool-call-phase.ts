@@ -1,7 +1,8 @@
 import { onCleanup } from './cleanup';
 import type { BenchContext } from './context';
 import { createTarget, type RequestSpec, type Target } from './load';
-import { errorsCell, errorsCheck, measure, of, perRequest, targetJson, type Phase } from './phases';
+import { against } from './context';
+import { chatRequest, errorsCell, errorsCheck, measure, of, perRequest, targetJson, type Phase } from './phases';
 import { startMcpEchoProcess } from './processes';
 import { round, summarize } from './stats';
 import { fmt } from './table';
@@ -11,7 +12,9 @@ import { fmt } from './table';
  * alternating between `/mcp` on the gateway (key check, allowlist, rate
  * limits, the call's usage record, then the upstream call on the session
  * the gateway keeps) and the same MCP server called directly
- * (mcp-echo-server.ts, its own process). The server is added to the
+ * (mcp-echo-server.ts, its own process). Beside it, in the window before,
+ * chat completions at one connection alternating with the simulator: the
+ * gateway's CPU per tools/call is judged against chat's (within 10 %). The server is added to the
  * catalog through the admin API, as an operator would. Each call through
  * the gateway leaves one usage record, counted with the others at the end.
  */
@@ -51,6 +54,8 @@ export const mcpToolCall: Phase = {
     try {
       await addServer(ctx, echo.url);
       const request = (target: Target) => toolCall(target === viaGateway ? `${SERVER}__echo` : 'echo');
+      const chat = await measure(ctx, 'mcp reference: chat 1 conn', { targets: [ctx.viaGateway, ctx.direct], connections: 1, request: chatRequest(ctx, false) });
+      const chatCpu = perRequest(chat.gatewayCpuMs, of(chat.result, ctx.viaGateway));
       const m = await measure(ctx, 'mcp tools/call 1 conn', { targets: [viaGateway, direct], connections: 1, request });
       const g = of(m.result, viaGateway);
       const d = of(m.result, direct);
@@ -61,14 +66,17 @@ export const mcpToolCall: Phase = {
       report.section('MCP tools/call, 1 connection (sequential, alternating gateway /mcp and the MCP server directly)');
       report.row('requests', fmt.int(g.requests), fmt.int(d.requests));
       report.row('latency p50 / p99', fmt.pair(gl.p50, gl.p99), fmt.pair(dl.p50, dl.p99), fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99));
-      report.row('gateway CPU per tools/call', fmt.ms(cpu, 3));
-      report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d), '', '0', errorsCheck(g, d));
+      const ratio = cpu / chatCpu - 1;
+      report.row('gateway CPU per tools/call (beside: chat, 1 conn)', fmt.ms(cpu, 3), `chat ${fmt.ms(chatCpu, 3)}`, `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`, 'within 10 % of chat', against(ratio, 0.1, true));
+      report.row('errors (non-2xx + failed)', errorsCell(g, of(chat.result, ctx.viaGateway)), errorsCell(d, of(chat.result, ctx.direct)), '', '0', errorsCheck(g, d, of(chat.result, ctx.viaGateway), of(chat.result, ctx.direct)));
       report.json[this.id] = {
         connections: 1,
         seconds: ctx.settings.seconds,
         added_p50_ms: round(gl.p50 - dl.p50, 3),
         added_p99_ms: round(gl.p99 - dl.p99, 3),
         gateway: targetJson(g, { cpu_ms_per_request: round(cpu, 4) }),
+        chat_cpu_ms_per_request_1_conn: round(chatCpu, 4),
+        cpu_vs_chat: round(ratio, 4),
         direct: targetJson(d),
       };
     } finally {

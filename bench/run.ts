@@ -41,8 +41,6 @@ import { checkNoBuiltInSimulator, simulatorProviderEnv } from './upstream';
  *                              regression_guard, video_tasks; plus "embedded")
  *   BENCH_ANTHROPIC_WORDS=200  answer length in anthropic_stream
  *   BENCH_UPLOAD_MB=512        size of the file_upload file
- *   BENCH_TRACES_SAMPLER=always_on  OTEL_TRACES_SAMPLER of the traced instance in tracing (the target applies to always_on);
- *                              BENCH_TRACES_SAMPLER_ARG its OTEL_TRACES_SAMPLER_ARG (e.g. traceidratio with 0.1)
  *   BENCH_VIDEO_TASKS=1000     video tasks submitted in video_tasks
  *   BENCH_VIDEO_GENERATION_MS=20000  how long the simulator takes per video in video_tasks
  *   BENCH_REDIS_URL            Redis of the two gateway instances of video_tasks (default redis://127.0.0.1:6379)

@@ -4,138 +4,188 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { onCleanup } from './cleanup';
-import { against } from './context';
-import { createTarget, runLoad, type TargetResult } from './load';
+import { against, type BenchContext } from './context';
+import { createTarget, runLoad, type Target, type TargetResult } from './load';
 import { account, chatRequest, errorsCell, errorsCheck, measure, of, perRequest, targetJson, type Phase } from './phases';
+import type { GatewayProcess } from './processes';
 import { progress } from './progress';
 import { median, round } from './stats';
 import { fmt } from './table';
 import { startInstance, stopInstance } from './video-gateways';
 
 const REPETITIONS = 3;
-const TRACED = 'gateway (traces on)';
 /** Spans of one non-streamed chat call: the server span, the upstream attempt, `usage_record.write`. */
 const SPANS_PER_CALL = 3;
 
+/** A traced instance: its sampler and the aim for the CPU it adds per call over traces off. */
+interface Sampling {
+  id: string;
+  label: string;
+  sampler: string;
+  arg?: string;
+  /** The share of calls whose spans are recorded and exported. */
+  share: number;
+  aimMs: number;
+}
+
+const SAMPLINGS: Sampling[] = [
+  { id: 'always_on', label: '100 % sampling (always_on)', sampler: 'always_on', share: 1, aimMs: 0.1 },
+  { id: 'ratio_10', label: '10 % sampling (parentbased_traceidratio 0.1)', sampler: 'parentbased_traceidratio', arg: '0.1', share: 0.1, aimMs: 0.02 },
+];
+
+interface Traced {
+  sampling: Sampling;
+  gateway: GatewayProcess;
+  target: Target;
+  sink: OtlpSink;
+  /** Calls sent to it, warm-ups included (account() counts them), each of which started a trace. */
+  calls: number;
+  stop: () => Promise<unknown>;
+  stoppedCleanly: boolean;
+}
+
 /**
  * What OpenTelemetry traces cost a call: the same non-streaming load as
- * `non_streaming_loaded`, in interleaved pairs, once on the bench's gateway
- * as it runs (no OTEL_* variables: traces off) and once on a second instance
- * on the same database and upstream with traces on at 100 % sampling,
- * exporting over OTLP/HTTP to a sink in this process. Each side's CPU is
- * read from its own process. The bench does not pin the gateway to a CPU
- * (processes.ts starts it with plain `node`), so neither instance is pinned.
+ * `non_streaming_loaded`, in interleaved windows (traces off, 100 %, 10 %,
+ * repeated; medians), once on the bench's gateway as it runs (no OTEL_*
+ * variables: traces off, the baseline) and once on each of two more
+ * instances on the same database and upstream, one at 100 % sampling and
+ * one at 10 % (`parentbased_traceidratio` 0.1: the bench sends no
+ * traceparent, so the ratio decides), each exporting over OTLP/HTTP to its
+ * own sink in this process. Each side's CPU is read from its own process.
+ * The bench does not pin the gateway to a CPU (processes.ts starts it with
+ * plain `node`), so no instance is pinned.
  *
- * "Traces off costs nothing" cannot be measured against a build without
- * traces in one run: the off figure is shown next to the same run's
- * `non_streaming_loaded` figure, which is the same code path.
+ * Traces off is the baseline of the other rows; what it costs over a build
+ * without the tracing hook (the listener itself, a few checks of an absent
+ * span) cannot be told apart from window-to-window noise in one run, so its
+ * figure is shown next to the same run's `non_streaming_loaded` figure.
  */
 export const tracing: Phase = {
   id: 'tracing',
   async run(ctx) {
     const { settings, report } = ctx;
     const n = settings.connections;
-    const sink = await startOtlpSink();
-    const closeSink = onCleanup(() => sink.close());
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-traced-'));
     const removeDataDir = onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { tracesSampler: sampler, tracesSamplerArg: samplerArg } = settings;
-    // The targets are for 100 % sampling; another sampler (BENCH_TRACES_SAMPLER) is measured and shown, not judged.
-    const fullSampling = sampler === 'always_on';
-    // Same env as the main gateway (database, upstream, admin token, log level), its own spool and file folder.
-    const env: NodeJS.ProcessEnv = {
-      ...ctx.gatewayEnv, GATEWAY_DATA_DIR: dataDir, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: sampler,
-      ...(samplerArg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: samplerArg }),
-    };
-    const traced = await startInstance(TRACED, env, settings.gatewayNodeArgs, report);
-    const killTraced = onCleanup(() => traced.handle.stop(5_000));
-    progress(`${TRACED} at ${traced.url} (pid ${traced.handle.pid}), exporting to the sink at ${sink.url}`);
-    const toTraced = createTarget(TRACED, traced.url, ctx.viaGateway.headers, n);
     const chat = chatRequest(ctx, false);
-    const reps: Array<{ off: TargetResult; on: TargetResult; offCpu: number; onCpu: number }> = [];
-    let tracedCalls = 0;
-    let stoppedCleanly = false;
+    const instances: Traced[] = [];
+    const reps: Array<{ off: TargetResult; offCpu: number; on: Map<string, { result: TargetResult; cpu: number }> }> = [];
     try {
-      // Calls to the traced instance (warm-ups included: account() counts them), each of which made spans.
-      const toTracedInstance = async <T>(load: () => Promise<T>): Promise<T> => {
-        const before = ctx.gatewayChatRequests;
-        const result = await load();
-        tracedCalls += ctx.gatewayChatRequests - before;
-        return result;
-      };
+      for (const sampling of SAMPLINGS) instances.push(await startTraced(ctx, sampling, dataDir));
       // A fresh process: JIT, pools and the key cache warm first, as warmUp() did for the main gateway.
       const durationMs = Math.max(2, settings.warmupSeconds) * 1000;
-      await toTracedInstance(async () => account(ctx, `${TRACED} warm-up`, await runLoad({ targets: [toTraced], connections: n, durationMs, request: chat })));
+      for (const t of instances) await toTraced(ctx, t, async () => account(ctx, `${t.gateway.handle.name} warm-up`, await runLoad({ targets: [t.target], connections: n, durationMs, request: chat })));
       // Interleaved repetitions, medians: one pair of windows differs by more than the cost measured.
       for (let rep = 1; rep <= REPETITIONS; rep++) {
         const off = await measure(ctx, `non-streaming ${n} conn, traces off (${rep}/${REPETITIONS})`, { targets: [ctx.viaGateway], connections: n, request: chat });
-        const on = await toTracedInstance(() => measure(ctx, `non-streaming ${n} conn, traces on (${rep}/${REPETITIONS})`, { targets: [toTraced], connections: n, request: chat }, traced));
-        if (!traced.handle.running) throw traced.handle.describeFailure('exited during the tracing phase');
         const f = of(off.result, ctx.viaGateway);
-        const o = of(on.result, toTraced);
-        reps.push({ off: f, on: o, offCpu: perRequest(off.gatewayCpuMs, f), onCpu: perRequest(on.gatewayCpuMs, o) });
+        const on = new Map<string, { result: TargetResult; cpu: number }>();
+        for (const t of instances) {
+          const m = await toTraced(ctx, t, () => measure(ctx, `non-streaming ${n} conn, ${t.sampling.label} (${rep}/${REPETITIONS})`, { targets: [t.target], connections: n, request: chat }, t.gateway));
+          if (!t.gateway.handle.running) throw t.gateway.handle.describeFailure('exited during the tracing phase');
+          const o = of(m.result, t.target);
+          on.set(t.sampling.id, { result: o, cpu: perRequest(m.gatewayCpuMs, o) });
+        }
+        reps.push({ off: f, offCpu: perRequest(off.gatewayCpuMs, f), on });
       }
     } finally {
-      await toTraced.pool.close().catch(() => undefined);
-      // SIGTERM: the instance flushes its usage records and its last spans (to the sink, still up), then exits 0.
-      stoppedCleanly = await stopInstance(traced, TRACED, report);
-      await killTraced();
-      await closeSink();
+      for (const t of instances) {
+        await t.target.pool.close().catch(() => undefined);
+        // SIGTERM: the instance flushes its usage records and its last spans (to the sink, still up), then exits 0.
+        t.stoppedCleanly = await stopInstance(t.gateway, t.gateway.handle.name, report);
+        await t.stop();
+        await t.sink.close();
+      }
       await removeDataDir();
     }
 
-    const offCpu = median(reps.map((r) => r.offCpu));
-    const onCpu = median(reps.map((r) => r.onCpu));
-    const added = median(reps.map((r) => r.onCpu - r.offCpu));
     const rate = (r: TargetResult) => r.requests / r.elapsedS;
+    const offCpu = median(reps.map((r) => r.offCpu));
     const loaded = (report.json.non_streaming_loaded as { gateway?: { cpu_ms_per_request?: number } } | undefined)?.gateway?.cpu_ms_per_request;
-    const expectedSpans = tracedCalls * SPANS_PER_CALL;
-    if (fullSampling && sink.spans === 0) report.fail(`${TRACED}: no span reached the OTLP sink (${sink.requests} requests, ${sink.bytes} bytes)`);
-    if (sink.unexpected) report.fail(`OTLP sink: ${sink.unexpected} requests other than POST /v1/traces`);
-    if (fullSampling && sink.spans > 0 && sink.spans < expectedSpans) progress(`tracing: ${expectedSpans - sink.spans} of ${expectedSpans} spans did not reach the sink (dropped by the batch processor?)`);
-
-    const sampling = fullSampling ? '100 % sampling' : `sampler ${sampler}${samplerArg === undefined ? '' : ` ${samplerArg}`}`;
-    report.section(`Traces (OpenTelemetry, ${sampling}, OTLP/HTTP JSON to a sink in the bench process), non-streaming, ${n} connections, median of ${REPETITIONS} interleaved pairs`);
-    report.row('throughput (traces on / off)', fmt.rate(median(reps.map((r) => rate(r.on)))), fmt.rate(median(reps.map((r) => rate(r.off)))));
-    report.row('CPU per request (traces on / off)', fmt.ms(onCpu, 3), fmt.ms(offCpu, 3), fmt.ms(added, 3), fullSampling ? '< 0.05 ms added' : '', fullSampling ? against(added, 0.05, true) : '');
-    // The target compares with a build before traces existed, which one run cannot measure: the same run's figure for the same code path stands beside it.
+    report.section(`Traces (OpenTelemetry, OTLP/HTTP JSON to a sink in the bench process), non-streaming, ${n} connections, median of ${REPETITIONS} interleaved windows each: CPU added per call over traces off`);
     report.row(
-      'traces off: CPU per request, this phase / non_streaming_loaded',
+      'traces off (the baseline): CPU per request / non_streaming_loaded',
       fmt.ms(offCpu, 3),
       loaded === undefined ? 'not run' : fmt.ms(loaded, 3),
       loaded === undefined ? '' : fmt.ms(offCpu - loaded, 3),
-      '< 0.01 ms vs. a pre-traces build',
-      'n/a (same build)',
+      '< 0.01 ms vs. a build without the hook',
+      'baseline (not separable)',
     );
-    report.row(
-      'spans exported (sink: spans / POSTs / bytes)',
-      `${fmt.int(sink.spans)} / ${fmt.int(sink.requests)} / ${fmt.mb(sink.bytes)}`,
-      `${fmt.int(tracedCalls)} calls`,
-      `${(sink.spans / tracedCalls).toFixed(2)} per call`,
-      fullSampling ? `${SPANS_PER_CALL} per call` : '',
-      !fullSampling ? '' : sink.spans >= expectedSpans ? 'ok' : sink.spans > 0 ? 'MISS' : 'FAIL',
-    );
-    report.row('errors (non-2xx + failed)', errorsCell(...reps.map((r) => r.on)), errorsCell(...reps.map((r) => r.off)), '', '0', errorsCheck(...reps.flatMap((r) => [r.on, r.off])));
-    report.row(`${TRACED}: exit on SIGTERM`, stoppedCleanly ? 'clean (code 0)' : 'NOT clean', '', '', 'code 0', stoppedCleanly ? 'ok' : 'FAIL');
-    report.json[this.id] = {
+    report.row('traces off: throughput', fmt.rate(median(reps.map((r) => rate(r.off)))));
+    const json: Record<string, unknown> = {
       connections: n,
-      sampler,
-      sampler_arg: samplerArg ?? null,
       pinned: false,
-      repetitions: reps.map((r) => ({
-        traces_on: targetJson(r.on, { cpu_ms_per_request: round(r.onCpu, 4) }),
-        traces_off: targetJson(r.off, { cpu_ms_per_request: round(r.offCpu, 4) }),
-      })),
-      on_cpu_ms_per_request: round(onCpu, 4),
       off_cpu_ms_per_request: round(offCpu, 4),
-      added_cpu_ms_per_request: round(added, 4),
       non_streaming_loaded_cpu_ms_per_request: loaded ?? null,
       off_minus_non_streaming_loaded_ms: loaded === undefined ? null : round(offCpu - loaded, 4),
-      sink: { requests: sink.requests, bytes: sink.bytes, spans: sink.spans, traced_calls: tracedCalls, spans_per_call: round(sink.spans / tracedCalls, 3) },
-      traced_instance_clean_exit: stoppedCleanly,
     };
+    for (const t of instances) {
+      const { sampling, sink } = t;
+      const on = reps.map((r) => r.on.get(sampling.id)!);
+      const onCpu = median(on.map((o) => o.cpu));
+      const added = median(reps.map((r) => r.on.get(sampling.id)!.cpu - r.offCpu));
+      const expectedSpans = t.calls * SPANS_PER_CALL * sampling.share;
+      if (sink.spans === 0) report.fail(`${t.gateway.handle.name}: no span reached the OTLP sink (${sink.requests} requests, ${sink.bytes} bytes)`);
+      if (sink.unexpected) report.fail(`OTLP sink of ${t.gateway.handle.name}: ${sink.unexpected} requests other than POST /v1/traces`);
+      if (sampling.share === 1 && sink.spans > 0 && sink.spans < expectedSpans) progress(`tracing: ${expectedSpans - sink.spans} of ${expectedSpans} spans did not reach the sink (dropped by the batch processor?)`);
+      const perCall = sink.spans / t.calls;
+      // Sampling by trace id: within a tenth of the expected share (of spans per call) counts as right.
+      const spansOk = sampling.share === 1 ? sink.spans >= expectedSpans : Math.abs(perCall - SPANS_PER_CALL * sampling.share) <= SPANS_PER_CALL * sampling.share * 0.1;
+      report.row(`${sampling.label}: CPU per request (on / off)`, fmt.ms(onCpu, 3), fmt.ms(offCpu, 3), fmt.ms(added, 3), `< ${sampling.aimMs} ms added`, against(added, sampling.aimMs, true));
+      report.row('  throughput (on)', fmt.rate(median(on.map((o) => rate(o.result)))));
+      report.row(
+        '  spans exported (sink: spans / POSTs / bytes)',
+        `${fmt.int(sink.spans)} / ${fmt.int(sink.requests)} / ${fmt.mb(sink.bytes)}`,
+        `${fmt.int(t.calls)} calls`,
+        `${perCall.toFixed(2)} per call`,
+        `${(SPANS_PER_CALL * sampling.share).toFixed(1)} per call`,
+        spansOk ? 'ok' : sink.spans > 0 ? 'MISS' : 'FAIL',
+      );
+      report.row('  errors (non-2xx + failed)', errorsCell(...on.map((o) => o.result)), errorsCell(...reps.map((r) => r.off)), '', '0', errorsCheck(...on.map((o) => o.result), ...reps.map((r) => r.off)));
+      report.row('  exit on SIGTERM', t.stoppedCleanly ? 'clean (code 0)' : 'NOT clean', '', '', 'code 0', t.stoppedCleanly ? 'ok' : 'FAIL');
+      json[sampling.id] = {
+        sampler: sampling.sampler,
+        sampler_arg: sampling.arg ?? null,
+        repetitions: reps.map((r) => ({
+          traces_on: targetJson(r.on.get(sampling.id)!.result, { cpu_ms_per_request: round(r.on.get(sampling.id)!.cpu, 4) }),
+          traces_off: targetJson(r.off, { cpu_ms_per_request: round(r.offCpu, 4) }),
+        })),
+        on_cpu_ms_per_request: round(onCpu, 4),
+        added_cpu_ms_per_request: round(added, 4),
+        sink: { requests: sink.requests, bytes: sink.bytes, spans: sink.spans, traced_calls: t.calls, spans_per_call: round(perCall, 3) },
+        clean_exit: t.stoppedCleanly,
+      };
+    }
+    report.json[this.id] = json;
   },
 };
+
+/** A second instance with traces on under the sampling's sampler, exporting to a sink of its own. */
+async function startTraced(ctx: BenchContext, sampling: Sampling, dataDir: string): Promise<Traced> {
+  const sink = await startOtlpSink();
+  onCleanup(() => sink.close());
+  const label = `gateway (traces ${sampling.id})`;
+  // Same env as the main gateway (database, upstream, admin token, log level), its own spool and file folder.
+  const env: NodeJS.ProcessEnv = {
+    ...ctx.gatewayEnv, GATEWAY_DATA_DIR: path.join(dataDir, sampling.id), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: sampling.sampler,
+    ...(sampling.arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: sampling.arg }),
+  };
+  const gateway = await startInstance(label, env, ctx.settings.gatewayNodeArgs, ctx.report);
+  const stop = onCleanup(() => gateway.handle.stop(5_000));
+  progress(`${label} at ${gateway.url} (pid ${gateway.handle.pid}), exporting to the sink at ${sink.url}`);
+  // Named as a variant of the gateway's target, so that its usage records are counted with the others.
+  const target = createTarget(`${ctx.viaGateway.name} (traces ${sampling.id})`, gateway.url, ctx.viaGateway.headers, ctx.settings.connections);
+  return { sampling, gateway, target, sink, calls: 0, stop, stoppedCleanly: false };
+}
+
+/** Runs load against a traced instance, counting its calls. */
+async function toTraced<T>(ctx: BenchContext, t: Traced, load: () => Promise<T>): Promise<T> {
+  const before = ctx.gatewayChatRequests;
+  const result = await load();
+  t.calls += ctx.gatewayChatRequests - before;
+  return result;
+}
 
 interface OtlpSink {
   url: string;

@@ -60,7 +60,7 @@ export class UsageRecorder {
       for (const dim of row.dimensions) if (dim.quantity && dim.unit === 'tokens') this.metrics.tokens.inc({ model: row.model, dimension: dim.name, account }, dim.quantity);
       if (row.amountMicrousd > 0n) this.metrics.spend.inc({ model: row.model, account }, Number(row.amountMicrousd));
     }
-    input.span?.setAttributes({
+    if (input.span?.isRecording()) input.span.setAttributes({
       'gen_ai.usage.input_tokens': row.promptTokens,
       'gen_ai.usage.output_tokens': row.completionTokens,
       'gateway.billed_microusd': Number(row.amountMicrousd),
@@ -68,7 +68,7 @@ export class UsageRecorder {
       ...(row.errorCode ? { 'error.type': row.errorCode } : {}),
     });
     // From the record's hand-over to its commit (group-committed with others, or spooled).
-    const span = this.tracing.childSpan(input.span, 'usage_record.write', { attributes: { 'db.system.name': 'postgresql', 'gateway.request_id': row.id } });
+    const span = this.tracing.childSpan(input.span, 'usage_record.write', { attributes: () => ({ 'db.system.name': 'postgresql', 'gateway.request_id': row.id }) });
     const written = inSpan(span, () => this.writer.write(row));
     // A hold inside a lease ends in memory now, with the charge its record books against the lease.
     input.leaseShare?.ended(row.amountMicrousd, written);

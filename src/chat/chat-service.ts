@@ -231,7 +231,7 @@ export function completionId(requestId: string): string {
  * (GATEWAY_TRACE_CONTENT=true).
  */
 function noteOnSpan(span: Span | undefined, req: ChatRequest, completion: ChatCompletion, recordContent: boolean): void {
-  if (!span) return;
+  if (!span?.isRecording()) return;
   span.setAttribute('gen_ai.response.finish_reasons', completion.choices.map((c) => c.finish_reason ?? 'unknown'));
   if (recordContent) {
     span.setAttribute('gen_ai.input.messages', JSON.stringify(req.messages));

@@ -19,15 +19,17 @@ export function requestSpan(res: ServerResponse): Span | undefined {
  * does (upstream attempts, the usage record). It ends when the response
  * does, named by the matched route, with the status and the gateway's
  * request id. While traces are off this is the listener itself.
+ * A request the sampler drops gets no attribute and no close listener.
  */
 export function tracedListener(listener: RequestListener, tracing: Tracing): RequestListener {
   if (!tracing.on) return listener;
   return (req, res) => {
-    const span = tracing.serverSpan(req.method ?? 'HTTP', {
-      attributes: { 'http.request.method': req.method ?? '', 'url.path': requestPath(req) },
-    }, req.headers)!;
+    const span = tracing.serverSpan(req.method ?? 'HTTP', req.headers, {
+      attributes: () => ({ 'http.request.method': req.method ?? '', 'url.path': requestPath(req) }),
+    })!;
     spans.set(res, span);
-    res.once('close', () => {
+    // A span the sampler dropped records nothing: it is kept only to carry the (unsampled) trace upstream and into log lines.
+    if (span.isRecording()) res.once('close', () => {
       const l = locals(res as HttpResponse);
       const status = res.writableFinished ? res.statusCode : 499;
       span.updateName(`${req.method} ${l.route ?? requestPath(req)}`);

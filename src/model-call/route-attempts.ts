@@ -194,7 +194,7 @@ function attemptSpan(routing: Routing, ctx: RequestContext, { route, model }: Ro
   const operation = genAiOperation(ctx.ticket.endpoint);
   return routing.tracing.childSpan(ctx.span, `${operation} ${model.id}`, {
     kind: SpanKind.CLIENT,
-    attributes: {
+    attributes: () => ({
       'gen_ai.operation.name': operation,
       'gen_ai.provider.name': genAiProvider((route.provider as { type?: string }).type ?? route.provider.name),
       'gen_ai.request.model': ctx.ticket.model || model.id,
@@ -202,7 +202,7 @@ function attemptSpan(routing: Routing, ctx: RequestContext, { route, model }: Ro
       'gateway.request_id': ctx.requestId,
       'gateway.route.provider': route.provider.name,
       'gateway.attempt': number,
-    },
+    }),
   });
 }
 

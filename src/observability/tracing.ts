@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type SpanOptions, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Span, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { buildSampler, samplerSettings, type SamplerSettings } from './trace-sampler';
 
 const TRACER_NAME = 'model-gateway';
 
@@ -12,17 +13,22 @@ export interface TracingSettings {
   serviceName: string;
   /** Whether prompt and completion content go into spans (`GATEWAY_TRACE_CONTENT=true`); never by default. */
   recordContent: boolean;
+  /** Which traces are recorded (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`); checked only while traces are on. */
+  sampler: SamplerSettings;
 }
 
 export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings {
   const off = env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none' || env.GATEWAY_TRACES === 'false';
   const on = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || env.GATEWAY_TRACES === 'true';
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
+  const enabled = on && !off;
   return {
-    enabled: on && !off,
+    enabled,
     url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base}/v1/traces` : undefined),
     serviceName: env.OTEL_SERVICE_NAME || 'model-gateway',
     recordContent: env.GATEWAY_TRACE_CONTENT === 'true',
+    // A sampler named wrongly stops a gateway whose traces are on; one whose traces are off does not read it.
+    sampler: enabled ? samplerSettings(env) : { name: 'parentbased_always_on', ratio: 1 },
   };
 }
 
@@ -31,8 +37,11 @@ export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings {
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
  * is set, or `GATEWAY_TRACES=true` (the exporter's default address then);
  * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` keep them off.
- * The standard `OTEL_*` variables (service name, headers, sampler) work as
- * the SDK reads them. While traces are off nothing is started and the
+ * The standard `OTEL_*` variables (service name, headers) work as the SDK
+ * reads them; the sampler (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`,
+ * trace-sampler.ts) is read from the gateway's own environment. A span the
+ * sampler drops costs its start only: its attributes are not built and its
+ * children not started. While traces are off nothing is started and the
  * request path checks one boolean.
  *
  * Each gateway makes its own (the composition root) and hands it to what
@@ -64,6 +73,7 @@ export class Tracing {
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
     const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
     const provider = new NodeTracerProvider({
+      sampler: buildSampler(settings.sampler),
       resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
       spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(settings.url ? { url: settings.url } : {}))],
     });
@@ -75,21 +85,33 @@ export class Tracing {
     return this.tracer !== undefined;
   }
 
-  /** A request's server span, continuing the trace of the `traceparent` in its headers; none while traces are off. */
-  serverSpan(name: string, options: SpanOptions, headers: IncomingHttpHeaders): Span | undefined {
+  /**
+   * A request's server span, continuing the trace of the `traceparent` in
+   * its headers; none while traces are off. When the sampler drops it, the
+   * span records nothing but still carries the trace (unsampled) upstream.
+   */
+  serverSpan(name: string, headers: IncomingHttpHeaders, start: SpanStart): Span | undefined {
     if (!this.tracer) return undefined;
-    return this.tracer.startSpan(name, { ...options, kind: SpanKind.SERVER }, traceContext().extract(ROOT_CONTEXT, headers, defaultTextMapGetter));
+    return recorded(this.tracer.startSpan(name, { kind: SpanKind.SERVER }, traceContext().extract(ROOT_CONTEXT, headers, defaultTextMapGetter)), start);
   }
 
-  /** A child of `parent` (a request's span, an attempt's); none while traces are off or without a parent. */
-  childSpan(parent: Span | undefined, name: string, options: SpanOptions): Span | undefined {
+  /**
+   * A child of `parent` (a request's span, an attempt's); none while traces
+   * are off or without a parent. A parent the sampler dropped is handed back
+   * as it is: every standard sampler drops its children too (the parent-based
+   * ones follow the parent, the ratio ones decide on the same trace id), so
+   * no span is started and no attribute built, and the parent's context,
+   * flagged unsampled, is what goes upstream.
+   */
+  childSpan(parent: Span | undefined, name: string, start: SpanStart): Span | undefined {
     if (!this.tracer || !parent) return undefined;
-    return this.tracer.startSpan(name, options, trace.setSpan(ROOT_CONTEXT, parent));
+    if (!isSampled(parent)) return parent;
+    return recorded(this.tracer.startSpan(name, { kind: start.kind }, trace.setSpan(ROOT_CONTEXT, parent)), start);
   }
 
   /** A span that starts a trace of its own (work outside any request, such as the video poller's); none while traces are off. */
-  rootSpan(name: string, options: SpanOptions): Span | undefined {
-    return this.tracer?.startSpan(name, { ...options, root: true });
+  rootSpan(name: string, start: SpanStart): Span | undefined {
+    return this.tracer && recorded(this.tracer.startSpan(name, { kind: start.kind, root: true }), start);
   }
 
   /** Sends the spans not exported yet (in tests). */
@@ -101,6 +123,25 @@ export class Tracing {
   async close(): Promise<void> {
     await this.provider?.shutdown();
   }
+}
+
+/**
+ * How a span starts: its kind, and its attributes, built only when the
+ * sampler keeps the span (the standard samplers decide without them).
+ */
+export interface SpanStart {
+  kind?: SpanKind;
+  attributes?: () => Attributes;
+}
+
+function recorded(span: Span, { attributes }: SpanStart): Span {
+  if (attributes && span.isRecording()) span.setAttributes(attributes());
+  return span;
+}
+
+/** Whether the sampler kept the span's trace (an ended span is still sampled; it just records no more). */
+export function isSampled(span: Span): boolean {
+  return (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
 }
 
 /**

@@ -552,12 +552,12 @@ function openAIParams(caps: VideoCapabilities, raw: unknown, image?: UploadedIma
 function pollSpan(tracing: Tracing, task: VideoTask, candidate: Candidate): Span | undefined {
   return tracing.rootSpan(`poll ${task.model}`, {
     kind: SpanKind.CLIENT,
-    attributes: {
+    attributes: () => ({
       'gen_ai.operation.name': 'generate_content',
       'gen_ai.provider.name': genAiProvider(candidate.route.provider.type),
       'gen_ai.request.model': task.model,
       'gen_ai.response.model': candidate.route.upstreamModel,
       'gateway.task_id': task.id,
-    },
+    }),
   });
 }

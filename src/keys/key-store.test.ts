@@ -125,10 +125,15 @@ describe('revocation against a lookup in flight (PGlite)', () => {
     let onRead: (() => void) | undefined;
     const gated: Pick<Database, 'prisma' | 'query'> = {
       prisma: database().prisma,
+      // Only the lookup's read waits at the gate; other statements (a revocation) go through.
       async query(sql, params) {
         const result = await database().query(sql, params);
-        onRead?.();
-        await gate;
+        const reading = onRead;
+        if (reading) {
+          onRead = undefined;
+          reading();
+          await gate;
+        }
         return result as never;
       },
     };

@@ -13,6 +13,12 @@ import { packageRoot } from './package-root';
  * Node 20's 16 MB semi-spaces it stays at 32 MB. Measured with the fuzz
  * drill on Node 24: RSS after 10,000 requests 310 MB uncapped, 263 MB with
  * the cap, at the same request rate.
+ *
+ * `--liftoff-only`: WebAssembly (PGlite's PostgreSQL, Prisma's query
+ * compiler) on V8's baseline compiler only (v8-flags.ts says why). On Node
+ * 24 it must be given on the command line: set at run time it no longer
+ * reaches the WebAssembly engine, and the embedded database's start peaked
+ * at 750 MB instead of 200 MB.
  */
 export function gatewayNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { config?: { gateway_node_flags?: string } };

@@ -9,7 +9,8 @@ import { setFlagsFromString } from 'node:v8';
  *   baseline compiler, Liftoff, only. Optimizing those large modules in the
  *   background cost 35 to 50 MB of resident memory on PostgreSQL and several
  *   hundred MB on the first PGlite start, for no CPU difference the bench
- *   could see.
+ *   could see. Node 24 takes this one only on the command line, so it is
+ *   also in package.json's `config.gateway_node_flags` (gateway-node-flags.ts).
  * - The old generation may grow to 1.5 times what survived the last full
  *   collection before the next one, instead of up to 4 times under a high
  *   allocation rate: 15 to 40 MB less peak memory under load, at no CPU

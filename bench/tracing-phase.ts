@@ -33,6 +33,9 @@ const SAMPLINGS: Sampling[] = [
   { id: 'ratio_10', label: '10 % sampling (parentbased_traceidratio 0.1)', sampler: 'parentbased_traceidratio', arg: '0.1', share: 0.1, aimMs: 0.02 },
 ];
 
+/** The baseline: an instance as fresh as the traced ones, with traces off, so that no row compares a younger process with an older one. */
+const OFF: Sampling = { id: 'off', label: 'traces off', sampler: 'none', share: 0, aimMs: 0 };
+
 interface Traced {
   sampling: Sampling;
   gateway: GatewayProcess;
@@ -47,12 +50,11 @@ interface Traced {
 /**
  * What OpenTelemetry traces cost a call: the same non-streaming load as
  * `non_streaming_loaded`, in interleaved windows (traces off, 100 %, 10 %,
- * repeated; medians), once on the bench's gateway as it runs (no OTEL_*
- * variables: traces off, the baseline) and once on each of two more
- * instances on the same database and upstream, one at 100 % sampling and
- * one at 10 % (`parentbased_traceidratio` 0.1: the bench sends no
- * traceparent, so the ratio decides), each exporting over OTLP/HTTP to its
- * own sink in this process. Each side's CPU is read from its own process.
+ * repeated; medians), on three more instances on the same database and
+ * upstream, started and warmed alike: one with traces off (the baseline),
+ * one at 100 % sampling and one at 10 % (`parentbased_traceidratio` 0.1:
+ * the bench sends no traceparent, so the ratio decides), the traced ones
+ * each exporting over OTLP/HTTP to its own sink in this process. Each side's CPU is read from its own process.
  * The bench does not pin the gateway to a CPU (processes.ts starts it with
  * plain `node`), so no instance is pinned.
  *
@@ -71,15 +73,18 @@ export const tracing: Phase = {
     const chat = chatRequest(ctx, false);
     const instances: Traced[] = [];
     const reps: Array<{ off: TargetResult; offCpu: number; on: Map<string, { result: TargetResult; cpu: number }> }> = [];
+    let baseline: Traced | undefined;
     try {
+      baseline = await startTraced(ctx, OFF, dataDir);
       for (const sampling of SAMPLINGS) instances.push(await startTraced(ctx, sampling, dataDir));
       // A fresh process: JIT, pools and the key cache warm first, as warmUp() did for the main gateway.
       const durationMs = Math.max(2, settings.warmupSeconds) * 1000;
-      for (const t of instances) await toTraced(ctx, t, async () => account(ctx, `${t.gateway.handle.name} warm-up`, await runLoad({ targets: [t.target], connections: n, durationMs, request: chat })));
+      for (const t of [baseline, ...instances]) await toTraced(ctx, t, async () => account(ctx, `${t.gateway.handle.name} warm-up`, await runLoad({ targets: [t.target], connections: n, durationMs, request: chat })));
       // Interleaved repetitions, medians: one pair of windows differs by more than the cost measured.
       for (let rep = 1; rep <= REPETITIONS; rep++) {
-        const off = await measure(ctx, `non-streaming ${n} conn, traces off (${rep}/${REPETITIONS})`, { targets: [ctx.viaGateway], connections: n, request: chat });
-        const f = of(off.result, ctx.viaGateway);
+        const b = baseline;
+        const off = await toTraced(ctx, b, () => measure(ctx, `non-streaming ${n} conn, traces off (${rep}/${REPETITIONS})`, { targets: [b.target], connections: n, request: chat }, b.gateway));
+        const f = of(off.result, b.target);
         const on = new Map<string, { result: TargetResult; cpu: number }>();
         for (const t of instances) {
           const m = await toTraced(ctx, t, () => measure(ctx, `non-streaming ${n} conn, ${t.sampling.label} (${rep}/${REPETITIONS})`, { targets: [t.target], connections: n, request: chat }, t.gateway));
@@ -90,7 +95,7 @@ export const tracing: Phase = {
         reps.push({ off: f, offCpu: perRequest(off.gatewayCpuMs, f), on });
       }
     } finally {
-      for (const t of instances) {
+      for (const t of [...(baseline ? [baseline] : []), ...instances]) {
         await t.target.pool.close().catch(() => undefined);
         // SIGTERM: the instance flushes its usage records and its last spans (to the sink, still up), then exits 0.
         t.stoppedCleanly = await stopInstance(t.gateway, t.gateway.handle.name, report);
@@ -105,7 +110,7 @@ export const tracing: Phase = {
     const loaded = (report.json.non_streaming_loaded as { gateway?: { cpu_ms_per_request?: number } } | undefined)?.gateway?.cpu_ms_per_request;
     report.section(`Traces (OpenTelemetry, OTLP/HTTP JSON to a sink in the bench process), non-streaming, ${n} connections, median of ${REPETITIONS} interleaved windows each: CPU added per call over traces off`);
     report.row(
-      'traces off (the baseline): CPU per request / non_streaming_loaded',
+      'traces off (the baseline, a fresh instance): CPU per request / non_streaming_loaded',
       fmt.ms(offCpu, 3),
       loaded === undefined ? 'not run' : fmt.ms(loaded, 3),
       loaded === undefined ? '' : fmt.ms(offCpu - loaded, 3),
@@ -161,16 +166,16 @@ export const tracing: Phase = {
   },
 };
 
-/** A second instance with traces on under the sampling's sampler, exporting to a sink of its own. */
+/** One more instance, with traces on under the sampling's sampler, exporting to a sink of its own (traces off for OFF). */
 async function startTraced(ctx: BenchContext, sampling: Sampling, dataDir: string): Promise<Traced> {
   const sink = await startOtlpSink();
   onCleanup(() => sink.close());
   const label = `gateway (traces ${sampling.id})`;
   // Same env as the main gateway (database, upstream, admin token, log level), its own spool and file folder.
-  const env: NodeJS.ProcessEnv = {
-    ...ctx.gatewayEnv, GATEWAY_DATA_DIR: path.join(dataDir, sampling.id), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: sampling.sampler,
-    ...(sampling.arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: sampling.arg }),
-  };
+  const traces: NodeJS.ProcessEnv = sampling === OFF
+    ? {}
+    : { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: sampling.sampler, ...(sampling.arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: sampling.arg }) };
+  const env: NodeJS.ProcessEnv = { ...ctx.gatewayEnv, GATEWAY_DATA_DIR: path.join(dataDir, sampling.id), ...traces };
   const gateway = await startInstance(label, env, ctx.settings.gatewayNodeArgs, ctx.report);
   const stop = onCleanup(() => gateway.handle.stop(5_000));
   progress(`${label} at ${gateway.url} (pid ${gateway.handle.pid}), exporting to the sink at ${sink.url}`);

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { faultyChatLoad } from '../support/faulty-chat-load';
 import { readUntil } from '../support/eventually';
 import { ADMIN_TOKEN, fetchUsageRecord, simulatorRequests, startTestGateway, TEST_DATABASES, type TestGateway } from '../support/test-gateway';
 
@@ -193,25 +194,7 @@ describe.each(TEST_DATABASES)('spend control (%s)', (database) => {
     const a = await account('load');
     await admin(`/api/admin/accounts/${a.id}/wallet/top-ups`, 'POST', { amount_microusd: 50_000_000 });
     await admin(`/api/admin/accounts/${a.id}/budgets`, 'POST', { scope: 'key', scope_id: a.keyId, period: 'daily', limit_microusd: 40_000_000 });
-    const send = (content: string, stream: boolean, abortAfterMs?: number) => {
-      const controller = new AbortController();
-      if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterMs);
-      return fetch(`${t.url}/v1/chat/completions`, {
-        method: 'POST', signal: controller.signal,
-        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content }], max_tokens: 300, stream }),
-      }).then((res) => res.text()).catch(() => 'aborted');
-    };
-    const kinds = [
-      (i: number) => send(`Plain ${i}`, false),
-      (i: number) => send(`Streamed ${i}`, true),
-      (i: number) => send(`Fails ${i} [sim status=500]`, false),
-      (i: number) => send(`Overloaded ${i} [sim status=529]`, true),
-      (i: number) => send(`Cut ${i} [sim words=200 pace=2 cut_after=3]`, true),
-      (i: number) => send(`Leaves ${i} [sim words=300 pace=5]`, true, 60),
-      (i: number) => send(`Slow ${i} [sim latency=400]`, false, 100),
-    ];
-    await Promise.all(Array.from({ length: 70 }, (_, i) => kinds[i % kinds.length]!(i)));
+    await faultyChatLoad(t.url, a.key);
     await walletWhen(a.id, (w) => w.held_microusd === 0, 'to hold nothing');
     const report = await expectReconciled(a.id);
     expect(report.open_holds.count).toBe(0);

@@ -29,6 +29,9 @@ const serialPaths = SERIAL_FILES.map((f) => `<rootDir>/${f}`);
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 3,
+  // A worker keeps what each file loaded (every file gets the gateway's modules and WebAssembly anew), and
+  // past a few hundred MB its collections slow every later file: one is replaced once its heap passes this.
+  workerIdleMemoryLimit: '300MB',
   // A worker's first gateway loads and compiles the whole gateway and PGlite's WebAssembly: over 30 s
   // for a hook when several workers start at once on a loaded machine. A hang still fails, later.
   testTimeout: 60000,

@@ -15,6 +15,9 @@ export interface RedisChannelOptions {
   onSubscribed?: () => void;
 }
 
+/** How long a first publish waits for the connection when no publish time-out is set. */
+const FIRST_CONNECTION_WAIT_MS = 5_000;
+
 /** A received message: the object that was published, without the sender's origin. */
 export type ChannelMessage = Record<string, unknown>;
 
@@ -33,12 +36,27 @@ export class RedisChannel {
   private readonly origin = randomUUID();
   private lastWarning = 0;
 
+  /** Settles when the publishing connection is first ready, or failed, or after the publish time-out: until then a publish waits for it. */
+  private firstConnection: Promise<void> | null;
+
   private constructor(
     readonly channel: string,
     private readonly options: RedisChannelOptions,
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
-  ) {}
+  ) {
+    this.firstConnection = new Promise<void>((settle) => {
+      const timer = setTimeout(settle, options.publishTimeoutMs ?? FIRST_CONNECTION_WAIT_MS);
+      timer.unref();
+      const settled = () => {
+        clearTimeout(timer);
+        publisher.off('ready', settled).off('error', settled);
+        this.firstConnection = null;
+        settle();
+      };
+      publisher.once('ready', settled).once('error', settled);
+    });
+  }
 
   static open(redisUrl: string, channel: string, options: RedisChannelOptions, onMessage: (message: ChannelMessage) => void): RedisChannel {
     const publisher = new Redis(redisUrl, {
@@ -65,7 +83,10 @@ export class RedisChannel {
    * taken it, or to the reason it did not (already counted in the metric);
    * never rejects.
    */
-  publish(message: ChannelMessage): Promise<Error | null> {
+  async publish(message: ChannelMessage): Promise<Error | null> {
+    // A publish made just after opening (a one-shot command's revocation) waits for the first connection
+    // instead of failing at once for the want of an offline queue; later, Redis away fails it at once.
+    if (this.firstConnection) await this.firstConnection;
     return this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, ...message })).then(
       () => null,
       (err: Error) => {

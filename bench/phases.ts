@@ -61,6 +61,8 @@ export interface Measured {
   /** CPU milliseconds used by the gateway and the simulator during the measured window. */
   gatewayCpuMs: number;
   simulatorCpuMs: number;
+  /** CPU milliseconds used by the bare pass-through in the same window (its requests are the `floor` target's). */
+  floorCpuMs: number;
 }
 
 /**
@@ -73,10 +75,11 @@ export async function measure(ctx: BenchContext, label: string, spec: Omit<LoadS
   if (warmupSeconds > 0) account(ctx, `${label} (warm-up)`, await runLoad({ ...spec, durationMs: warmupSeconds * 1000 }));
   const gatewayCpu = new CpuMeter(gateway.handle.pid);
   const simulatorCpu = new CpuMeter(ctx.simulator.handle.pid);
+  const floorCpu = new CpuMeter(ctx.floorPid);
   const gatewayPids = [...new Set([ctx.gateway.handle.pid, gateway.handle.pid])];
   const noise = new NoiseMeter(() => [...gatewayPids, ctx.simulator.handle.pid, process.pid, ...pidsNamed('postgres')]);
   const result = await runLoad({ ...spec, durationMs: seconds * 1000 });
-  const measured = { result, gatewayCpuMs: gatewayCpu.elapsedMs(), simulatorCpuMs: simulatorCpu.elapsedMs() };
+  const measured = { result, gatewayCpuMs: gatewayCpu.elapsedMs(), simulatorCpuMs: simulatorCpu.elapsedMs(), floorCpuMs: floorCpu.elapsedMs() };
   ctx.report.addNoise(noise.stop());
   account(ctx, label, result);
   return measured;
@@ -172,6 +175,7 @@ const nonStreamingSequential: Phase = {
     const dl = summarize(d.latencyMs);
     const fl = summarize(f.latencyMs);
     const gatewayCpu = perRequest(m.gatewayCpuMs, g);
+    const floorCpu = perRequest(m.floorCpuMs, f);
     const { report } = ctx;
     report.section('Non-streaming chat, 1 connection (sequential, alternating gateway/direct)');
     report.row('requests', fmt.int(g.requests), fmt.int(d.requests));
@@ -179,6 +183,8 @@ const nonStreamingSequential: Phase = {
     report.row('added latency p50 / p99', '', '', fmt.signedPair(gl.p50 - dl.p50, gl.p99 - dl.p99), `p99 <= ${ADDED_P99_LIMIT_MS} ms`, against(gl.p99 - dl.p99, ADDED_P99_LIMIT_MS));
     report.row(FLOOR_LABEL, fmt.pair(fl.p50, fl.p99), '', fmt.signedPair(fl.p50 - dl.p50, fl.p99 - dl.p99));
     report.row('gateway CPU per request', fmt.ms(gatewayCpu, 3));
+    // What one process costs per call at one connection (each step its own wake-up), beside the gateway's.
+    report.row('bare pass-through CPU per request', fmt.ms(floorCpu, 3));
     report.row('errors (non-2xx + failed)', errorsCell(g), errorsCell(d, f), '', '0', errorsCheck(g, d, f));
     report.json[this.id] = {
       connections: 1,
@@ -188,7 +194,7 @@ const nonStreamingSequential: Phase = {
       floor_added_p50_ms: round(fl.p50 - dl.p50, 3),
       gateway: targetJson(g, { cpu_ms_per_request: round(gatewayCpu, 4) }),
       direct: targetJson(d),
-      bare_proxy: targetJson(f),
+      bare_proxy: targetJson(f, { cpu_ms_per_request: round(floorCpu, 4) }),
     };
   },
 };

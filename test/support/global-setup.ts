@@ -1,4 +1,4 @@
-import { freshPgliteDataDir } from './pglite-template';
+import { freshPgliteDataDir, removeStaleScratch } from './pglite-template';
 import { rmSync } from 'node:fs';
 
 /**
@@ -9,5 +9,6 @@ import { rmSync } from 'node:fs';
  */
 export default async function globalSetup(): Promise<void> {
   process.env.GATEWAY_TEST_RUN ??= `${Date.now()}_${process.pid}`;
+  removeStaleScratch();
   if ((process.env.TEST_DATABASES ?? 'pglite').includes('pglite')) rmSync(await freshPgliteDataDir(), { recursive: true, force: true });
 }

@@ -38,6 +38,8 @@ const SAMPLINGS: Sampling[] = [
 
 /** The baseline: an instance as fresh as the traced ones, with traces off, so that no row compares a younger process with an older one. */
 const OFF: Sampling = { id: 'off', label: 'traces off', sampler: 'none', share: 0, aimMs: 0 };
+/** A second traces-off instance, measured like the traced ones: how far two instances of one build differ, the noise of the rows above. */
+const OFF_AGAIN: Sampling = { id: 'off_again', label: 'traces off, a second instance', sampler: 'none', share: 0, aimMs: 0 };
 
 interface Traced {
   sampling: Sampling;
@@ -65,6 +67,8 @@ interface Traced {
  * without the tracing hook (the listener itself, a few checks of an absent
  * span) cannot be told apart from window-to-window noise in one run, so its
  * figure is shown next to the same run's `non_streaming_loaded` figure.
+ * A second traces-off instance, measured in the same rounds, shows how far
+ * two instances of one build differ: the noise of the rows.
  * After the windows, each sampling's tracing path is also measured alone in
  * the bench's process (span-work.ts): the spans' own CPU per call, which
  * the windows' noise hides at the 10 % aim.
@@ -80,12 +84,15 @@ export const tracing: Phase = {
     const instances: Traced[] = [];
     const reps: Array<{ off: TargetResult; offCpu: number; on: Map<string, { result: TargetResult; cpu: number }> }> = [];
     let baseline: Traced | undefined;
+    let control: Traced | undefined;
+    const controlCpu: number[] = [];
     try {
       baseline = await startTraced(ctx, OFF, dataDir);
       for (const sampling of SAMPLINGS) instances.push(await startTraced(ctx, sampling, dataDir));
+      control = await startTraced(ctx, OFF_AGAIN, dataDir);
       // A fresh process: JIT, pools and the key cache warm first, as warmUp() did for the main gateway.
       const durationMs = Math.max(2, settings.warmupSeconds) * 1000;
-      for (const t of [baseline, ...instances]) await toTraced(ctx, t, async () => account(ctx, `${t.gateway.handle.name} warm-up`, await runLoad({ targets: [t.target], connections: n, durationMs, request: chat })));
+      for (const t of [baseline, ...instances, control]) await toTraced(ctx, t, async () => account(ctx, `${t.gateway.handle.name} warm-up`, await runLoad({ targets: [t.target], connections: n, durationMs, request: chat })));
       // Interleaved repetitions, medians: one pair of windows differs by more than the cost measured.
       for (let rep = 1; rep <= REPETITIONS; rep++) {
         const b = baseline;
@@ -98,10 +105,13 @@ export const tracing: Phase = {
           const o = of(m.result, t.target);
           on.set(t.sampling.id, { result: o, cpu: perRequest(m.gatewayCpuMs, o) });
         }
+        const c = control;
+        const again = await toTraced(ctx, c, () => measure(ctx, `non-streaming ${n} conn, ${c.sampling.label} (${rep}/${REPETITIONS})`, { targets: [c.target], connections: n, request: chat }, c.gateway));
+        controlCpu.push(perRequest(again.gatewayCpuMs, of(again.result, c.target)));
         reps.push({ off: f, offCpu: perRequest(off.gatewayCpuMs, f), on });
       }
     } finally {
-      for (const t of [...(baseline ? [baseline] : []), ...instances]) {
+      for (const t of [...(baseline ? [baseline] : []), ...instances, ...(control ? [control] : [])]) {
         await t.target.pool.close().catch(() => undefined);
         // SIGTERM: the instance flushes its usage records and its last spans (to the sink, still up), then exits 0.
         t.stoppedCleanly = await stopInstance(t.gateway, t.gateway.handle.name, report);
@@ -135,12 +145,16 @@ export const tracing: Phase = {
       'baseline (not separable)',
     );
     report.row('traces off: throughput', fmt.rate(median(reps.map((r) => rate(r.off)))));
+    const noise = median(controlCpu.map((cpu, i) => cpu - reps[i].offCpu));
+    report.row('traces off, a second instance: CPU per request (the noise between two instances of one build)', fmt.ms(median(controlCpu), 3), fmt.ms(offCpu, 3), fmt.ms(noise, 3));
     const json: Record<string, unknown> = {
       connections: n,
       pinned: false,
       off_cpu_ms_per_request: round(offCpu, 4),
       non_streaming_loaded_cpu_ms_per_request: loaded ?? null,
       off_minus_non_streaming_loaded_ms: loaded === undefined ? null : round(offCpu - loaded, 4),
+      off_again_cpu_ms_per_request: round(median(controlCpu), 4),
+      off_again_minus_off_ms: round(noise, 4),
     };
     for (const t of instances) {
       const { sampling, sink } = t;
@@ -186,13 +200,13 @@ export const tracing: Phase = {
   },
 };
 
-/** One more instance, with traces on under the sampling's sampler, exporting to a sink of its own (traces off for OFF). */
+/** One more instance, with traces on under the sampling's sampler, exporting to a sink of its own (traces off for OFF and OFF_AGAIN). */
 async function startTraced(ctx: BenchContext, sampling: Sampling, dataDir: string): Promise<Traced> {
   const sink = await startOtlpSink();
   onCleanup(() => sink.close());
   const label = `gateway (traces ${sampling.id})`;
   // Same env as the main gateway (database, upstream, admin token, log level), its own spool and file folder.
-  const traces: NodeJS.ProcessEnv = sampling === OFF
+  const traces: NodeJS.ProcessEnv = sampling.sampler === 'none'
     ? {}
     : { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: sampling.sampler, ...(sampling.arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: sampling.arg }) };
   const env: NodeJS.ProcessEnv = { ...ctx.gatewayEnv, GATEWAY_DATA_DIR: path.join(dataDir, sampling.id), ...traces };

@@ -23,6 +23,30 @@ describe('usage record figures', () => {
     expect(skeleton).not.toContain('req_f0ec');
   });
 
+  it('writes the same skeleton text as JSON.stringify of the skeleton as a tree, which the stored shapes were recognised by', () => {
+    // The skeleton as the gateway built it before it wrote the text directly: a tree of marks, then JSON.stringify.
+    const tree = (value: unknown, keep: boolean, figures: unknown[]): unknown => {
+      if (typeof value === 'number' || (typeof value === 'string' && !(keep && !value.startsWith('\u0001')))) return `\u0001${figures.push(value) - 1}`;
+      if (Array.isArray(value)) return value.map((v) => tree(v, keep, figures));
+      if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, tree(v, keep, figures)]));
+      return value;
+    };
+    const keeps = { measurement: true, dimensions: true, line_items: true, routing: true, served_by: true, provider_usage: false, search: false, decision: false, mcp: false };
+    const odd: UsageRecordParts = {
+      ...parts,
+      routing: { status_code: 200, ttft_ms: null, was_streaming: true, note: undefined, nested: { '10': 'x', '2': 'y', b: [1, undefined, null, 'z', () => 1], 'quote"\\': 'a\u0000b\n' } },
+      search: { queries: ['é "q"', '\u2028'], empty: {}, list: [], flag: false, at: new Date(0) },
+      mcp: { server: 'weather', tool: 'forecast', outcome: 'ok', skipped: () => 1 },
+    };
+    for (const p of [parts, odd]) {
+      const figures: unknown[] = [];
+      const expected = JSON.stringify(Object.fromEntries(Object.entries(keeps).map(([name, keep]) => [name, tree(p[name as keyof UsageRecordParts] ?? null, keep, figures)])));
+      const split = splitUsageRecordParts(p);
+      expect(split.skeleton).toBe(expected);
+      expect(split.figures).toEqual(figures);
+    }
+  });
+
   it('gives records that differ only in their figures one shape', () => {
     const other = { ...parts, dimensions: [{ name: 'input', quantity: 999, unit: 'tokens' }, { name: 'output', quantity: 1, unit: 'tokens' }], decision: { ...(parts.decision as object), linked_request_id: 'req_other' } };
     expect(splitUsageRecordParts(other).skeleton).toBe(splitUsageRecordParts(parts).skeleton);

@@ -48,11 +48,20 @@ export interface SplitRecord {
   figures: unknown[];
 }
 
+/**
+ * The skeleton is written as JSON text directly, the same text
+ * `JSON.stringify` gives for the skeleton as a tree of objects (keys in
+ * their order, undefined members left out, functions as JSON leaves them),
+ * without building that tree: it runs once for every usage record.
+ */
 export function splitUsageRecordParts(parts: UsageRecordParts): SplitRecord {
   const figures: unknown[] = [];
-  const skeleton: Record<string, unknown> = {};
-  for (const name of PART_NAMES) skeleton[name] = split(parts[name] ?? null, KEEPS_STRINGS[name], figures);
-  return { skeleton: JSON.stringify(skeleton), figures };
+  let skeleton = '{';
+  for (const name of PART_NAMES) {
+    const text = skeletonJson(parts[name] ?? null, KEEPS_STRINGS[name], figures);
+    if (text !== undefined) skeleton += `${skeleton.length > 1 ? ',' : ''}"${name}":${text}`;
+  }
+  return { skeleton: `${skeleton}}`, figures };
 }
 
 /** The parts back from their shape's skeleton (parsed) and the record's figures. */
@@ -75,18 +84,32 @@ export function figuresInShape(skeleton: unknown, parts: UsageRecordParts): unkn
   return figures;
 }
 
-function split(value: unknown, keepStrings: boolean, figures: unknown[]): unknown {
+/** A mark as JSON text: U+0001 is written as `\u0001`, as `JSON.stringify` writes it. */
+const MARK_JSON = '"\\u0001';
+
+/** `value`'s skeleton as JSON text, its figures pushed onto `figures`; undefined where JSON has no value (a function). */
+function skeletonJson(value: unknown, keepStrings: boolean, figures: unknown[]): string | undefined {
   if (typeof value === 'number' || (typeof value === 'string' && !(keepStrings && !value.startsWith(MARK)))) {
     figures.push(value);
-    return `${MARK}${figures.length - 1}`;
+    return `${MARK_JSON}${figures.length - 1}"`;
   }
-  if (Array.isArray(value)) return value.map((v) => split(v, keepStrings, figures));
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += `${i ? ',' : ''}${skeletonJson(value[i], keepStrings, figures) ?? 'null'}`;
+    return `${text}]`;
+  }
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = split(v, keepStrings, figures);
-    return out;
+    let text = '{';
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      const v = (value as Record<string, unknown>)[k];
+      const member = v === undefined ? undefined : skeletonJson(v, keepStrings, figures);
+      if (member !== undefined) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(k)}:${member}`;
+    }
+    return `${text}}`;
   }
-  return value;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+  return JSON.stringify(value);
 }
 
 function fill(skeleton: unknown, figures: readonly unknown[]): unknown {

@@ -65,4 +65,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM reaches node directly (no shell), so in-flight requests finish and usage records flush.
 # The Node flags of package.json's config.gateway_node_flags (see src/config/gateway-node-flags.ts).
-CMD ["node", "--max-semi-space-size=16", "--liftoff-only", "dist/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=8", "--liftoff-only", "dist/main.js", "serve"]

@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(env.LOG_LEVEL, { service: 'gateway' });
   switch (command) {
     case 'serve': {
-      const gateway = await startGateway({ env, rawEnv: process.env, loaded: loadGatewayConfig(process.env), logger });
+      const gateway = await startGateway({ env, rawEnv: process.env, loaded: loadGatewayConfig(process.env), logger, compactHeap: true });
       // The last resort: a rejection nobody handled is a bug to report, not a reason to drop every request in flight.
       process.on('unhandledRejection', (reason) => {
         gateway.services.metrics.unhandledRejections.inc();

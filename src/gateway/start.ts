@@ -17,6 +17,7 @@ import { Tracing, tracingSettings } from '../observability/tracing';
 import { needsSimulator } from '../providers/resolved-provider';
 import type { SimulatorHandle } from '@model-gateway/simulator';
 import { startBuiltInSimulator } from '../providers/built-in-simulator';
+import { compactHeapAfterStartup } from './compact-heap';
 import { mountDoors, type StartedDoor } from './doors';
 import { gatewayJobs, stopJobs, type Job } from './jobs';
 import { buildServices, type GatewayServices } from './services';
@@ -31,6 +32,12 @@ export interface GatewayOptions {
   /** The config the gateway starts with; the catalog may then be edited at runtime (see CatalogSync). */
   loaded: LoadedConfig;
   logger: Logger;
+  /**
+   * Compact the heap once before the listener opens (compact-heap.ts): the
+   * gateway process's own start does; gateways started inside another
+   * program (tests) leave the program's heap alone.
+   */
+  compactHeap?: boolean;
 }
 
 export interface RunningGateway {
@@ -82,6 +89,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const httpServer = createServer();
   const doors = mountDoors(services, { env, httpServer, guard, health, isDraining: () => draining });
   for (const door of doors.started) await door.start();
+  const compacted = opts.compactHeap ? compactHeapAfterStartup() : undefined;
   const port = await listen(httpServer, doors.listener, env);
   const url = `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${port}`;
   const jobs = gatewayJobs(services, env);
@@ -95,6 +103,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     url, config: opts.loaded.source, models: services.catalog.allModels().length, catalog_revision: services.catalogSync.revision, pricing_version: services.catalog.contents.pricing.version,
     admin_api: env.GATEWAY_ADMIN_TOKEN ? 'enabled' : 'disabled (set GATEWAY_ADMIN_TOKEN)',
     startup_ms: Math.round(performance.now() - startedAt),
+    ...(compacted ? { heap_compaction_ms: compacted.ms } : {}),
     instance: services.instanceId,
     video_poller: jobs.some((j) => j.name === 'video poller') ? 'on' : 'off',
     file_storage: services.fileStorage.kind,

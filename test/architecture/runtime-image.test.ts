@@ -42,7 +42,7 @@ describe('the production image', () => {
     const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
     const cmd = dockerfile.split('\n').filter((line) => /^CMD\b/.test(line));
     expect(cmd).toEqual([`CMD ${JSON.stringify(['node', ...gatewayNodeFlags(), 'dist/main.js', 'serve']).replace(/","/g, '", "')}`]);
-    expect(gatewayNodeFlags()).toContain('--max-semi-space-size=16');
+    expect(gatewayNodeFlags()).toContain('--max-semi-space-size=8');
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.start).toBe('MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} node $npm_package_config_gateway_node_flags dist/main.js serve');
     for (const [name, value] of Object.entries(GATEWAY_PROCESS_ENV)) expect(dockerfile).toMatch(new RegExp(`^\\s+${name}=${value}$`, 'm'));

@@ -80,7 +80,7 @@ export class HoldPlacer {
       amount: r.amountMicrousd.toString(),
       request_id: r.requestId,
     }));
-    const { rows } = await this.db.query<HoldRow>(PLACE_SQL, [JSON.stringify(items)]);
+    const { rows } = await this.db.query<HoldRow>(PLACE_SQL, [JSON.stringify(items)], { name: 'spend_holds_place' });
     const outcomes: HoldOutcome[] = new Array(requests.length);
     for (const row of rows) outcomes[row.item] = outcomeOf(row);
     for (let i = 0; i < outcomes.length; i++) if (!outcomes[i]) throw new Error(`gateway_place_holds gave no answer for item ${i}`);

@@ -46,7 +46,7 @@ export class SpendLeaseStore {
     const { rows } = await this.db.query<{ lease: string | null; granted: string; controlled: boolean; soft_exceeded: string[] | null }>(TAKE_SQL, [
       p.accountId, p.keyId, p.parentKeyId, p.projectId, p.memberId,
       request.wantMicrousd.toString(), request.unitMicrousd.toString(), request.minUnits, request.share, request.holder, request.ttlMs,
-    ]);
+    ], { name: 'spend_leases_take' });
     const row = rows[0]!;
     if (!row.controlled) return { kind: 'uncontrolled' };
     if (row.lease === null) return { kind: 'too_small' };

@@ -79,6 +79,11 @@ const INSERT_AND_END_HOLDS_SQL =
   `'charged', CASE WHEN "amount_microusd" > 0 OR "status_code" < 400 THEN "amount_microusd" END)), '[]'::jsonb)) AS "ended" ` +
   `FROM "inserted" WHERE "hold_id" IS NOT NULL AND "billing_state" <> 'held'`;
 
+/** The three statements, each named: prepared once per connection (database.ts). */
+const RECORDS_ALONE = { name: 'usage_records_insert', sql: INSERT_SQL };
+const WITH_ROLLUPS = { name: 'usage_records_insert_rollups', sql: INSERT_WITH_ROLLUPS_SQL };
+const WITH_ROLLUPS_AND_HOLD_ENDS = { name: 'usage_records_insert_rollups_end_holds', sql: INSERT_AND_END_HOLDS_SQL };
+
 /**
  * Inserts a batch of records in one statement, with their roll-ups and the
  * ends of their holds. `rollups: false` writes the records alone, as a
@@ -89,8 +94,8 @@ export async function insertUsageRecords(db: Pick<Database, 'query'>, shapes: Us
   const split = rows.map((row) => splitUsageRecordParts(usageRecordParts(row)));
   const shapeIds = await shapes.idsOf(split.map((s) => s.skeleton));
   const encoded = rows.map((row, i): EncodedRow => ({ row, shapeId: shapeIds[i]!, figures: split[i]!.figures }));
-  const sql = options.rollups === false ? INSERT_SQL : rows.some((r) => r.holdId !== null && r.billingState !== 'held') ? INSERT_AND_END_HOLDS_SQL : INSERT_WITH_ROLLUPS_SQL;
-  await db.query(sql, [JSON.stringify(encoded.map(toColumns))]);
+  const statement = options.rollups === false ? RECORDS_ALONE : rows.some((r) => r.holdId !== null && r.billingState !== 'held') ? WITH_ROLLUPS_AND_HOLD_ENDS : WITH_ROLLUPS;
+  await db.query(statement.sql, [JSON.stringify(encoded.map(toColumns))], { name: statement.name });
 }
 
 /** What of a record its shape and figures keep. Rows spooled before searches, decisions and MCP calls were recorded have none of them. */

@@ -291,7 +291,7 @@ export class UsageWriter {
     }
     try {
       const window = timeWindowOfIds(ids);
-      await this.db.query(MARK_CLIENT_GONE_SQL, [JSON.stringify(ids), window?.gte ?? null, window?.lt ?? null]);
+      await this.db.query(MARK_CLIENT_GONE_SQL, [JSON.stringify(ids), window?.gte ?? null, window?.lt ?? null], { name: 'usage_records_client_gone' });
     } catch (err) {
       // An annotation for disputes, not the charge: a failure is logged, not spooled.
       this.logger.warn('could not mark usage records whose client left before the end of the response', { count: ids.length, request_ids: ids.slice(0, 20), err });

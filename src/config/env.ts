@@ -33,6 +33,8 @@ const envSchema = z.object({
   GATEWAY_DB_STATEMENT_TIMEOUT_MS: intFromEnv(10_000),
   GATEWAY_DB_LOCK_TIMEOUT_MS: intFromEnv(2_000),
   GATEWAY_DB_CONNECT_TIMEOUT_MS: intFromEnv(5_000),
+  /** PostgreSQL: the hot path's fixed statements are prepared once per connection; `false` behind a pooler in transaction mode that cannot keep them. */
+  GATEWAY_DB_PREPARED_STATEMENTS: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /** Whether this instance runs the background video-task poller. */
   GATEWAY_VIDEO_POLLER: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /** How long a claimed video task stays leased to the instance polling it (at least 20000). */

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
-import type { Database, DatabaseTimeouts } from './database';
+import type { Database, DatabaseTimeouts, QueryOptions } from './database';
 import { StatementCount } from './statement-count';
 
 /** An arbitrary but fixed key for pg_advisory_lock, so instances migrate one at a time. */
@@ -14,7 +14,7 @@ const MIGRATION_LOCK_KEY = 7_340_001;
  * (a dead link) a little after the statement time-out; TCP keepalive finds
  * dead links that carry no query.
  */
-export async function openPostgres(connectionString: string, poolSize: number, timeouts: DatabaseTimeouts): Promise<Database> {
+export async function openPostgres(connectionString: string, poolSize: number, timeouts: DatabaseTimeouts, preparedStatements: boolean): Promise<Database> {
   const pool = new Pool({
     connectionString,
     max: poolSize,
@@ -43,9 +43,10 @@ export async function openPostgres(connectionString: string, poolSize: number, t
       // Migrations may rewrite a large table or wait for a lock: none of the pool's time-outs apply to them.
       await withUnboundedClient(connectionString, timeouts.connectMs, (client) => client.query(sql));
     },
-    async query<Row>(sql: string, params: unknown[]) {
+    async query<Row>(sql: string, params: unknown[], options?: QueryOptions) {
       statements.add();
-      const result = await pool.query(sql, params);
+      const name = preparedStatements ? options?.name : undefined;
+      const result = await pool.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async withMigrationLock(fn) {

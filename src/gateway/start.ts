@@ -68,6 +68,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     databaseUrl: env.DATABASE_URL,
     dataDir: path.join(env.dataDir, 'pglite'),
     timeouts: { statementMs: env.GATEWAY_DB_STATEMENT_TIMEOUT_MS, lockMs: env.GATEWAY_DB_LOCK_TIMEOUT_MS, connectMs: env.GATEWAY_DB_CONNECT_TIMEOUT_MS },
+    preparedStatements: env.GATEWAY_DB_PREPARED_STATEMENTS,
   });
   const migrations = await migrate(db);
   // Before any record is written (the spool's replay among them): this month's partitions and the next ones.

@@ -91,6 +91,11 @@ function doors(ctx: BenchContext): Door[] {
   ];
 }
 
+/** `list` from its `start`-th item on, then its first items. */
+function rotated<T>(list: T[], start: number): T[] {
+  return [...list.slice(start), ...list.slice(0, start)];
+}
+
 /** A window of the door's load; a gateway that exits under it is reported with its output. */
 async function watched<T>(ctx: BenchContext, door: Door, window: () => Promise<T>): Promise<T> {
   try {
@@ -123,7 +128,9 @@ export const dialects: Phase = {
     const rounds = new Map<string, Round[]>(list.map((d) => [d.id, []]));
     try {
       for (let rep = 1; rep <= REPETITIONS; rep++) {
-        for (const door of list) {
+        // Each round starts at another door, so that no door always takes the place after the phase before
+        // or after the same neighbour: a position's effect on the host spreads over the doors' medians.
+        for (const door of rotated(list, Math.floor(((rep - 1) * list.length) / REPETITIONS))) {
           const loaded = await watched(ctx, door, () => measure(ctx, `dialects ${door.id} ${n} conn (${rep}/${REPETITIONS})`, { targets: [ctx.viaGateway], connections: n, request: door.request }));
           const g = of(loaded.result, ctx.viaGateway);
           const one = await watched(ctx, door, () => measure(ctx, `dialects ${door.id} 1 conn (${rep}/${REPETITIONS})`, {

@@ -24,9 +24,11 @@ export interface QueryOptions {
    * Names a fixed statement of the hot path (one name, one SQL text): on
    * PostgreSQL each connection parses and plans it once and then only
    * executes it. The usage-record insert with its roll-ups took 2.0 ms parsed
-   * and planned each time against 0.8 ms prepared, commit included. Unnamed
-   * with `GATEWAY_DB_PREPARED_STATEMENTS=false` (a pooler in transaction mode
-   * that does not keep them) and on PGlite.
+   * and planned each time against 0.8 ms prepared, commit included. A
+   * statement a migration left stale (its result type changed) is prepared
+   * anew on another connection. Unnamed with
+   * `GATEWAY_DB_PREPARED_STATEMENTS=false` (a pooler in transaction mode that
+   * does not keep them) and on PGlite.
    */
   name?: string;
 }

@@ -46,7 +46,13 @@ export async function openPostgres(connectionString: string, poolSize: number, t
     async query<Row>(sql: string, params: unknown[], options?: QueryOptions) {
       statements.add();
       const name = preparedStatements ? options?.name : undefined;
-      const result = await pool.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
+      const result = await pool.query(name ? { name, text: sql, values: params } : { text: sql, values: params }).catch((err: unknown) => {
+        // The statement this connection prepared no longer fits the schema (a migration of a newer instance changed a
+        // result type) or is gone (a pooler reset the session): the pool has closed that connection; once more, on
+        // another one, where it is prepared anew.
+        if (name && isStalePreparedStatement(err)) return pool.query({ name, text: sql, values: params });
+        throw err;
+      });
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async withMigrationLock(fn) {
@@ -77,4 +83,10 @@ async function withUnboundedClient<T>(connectionString: string, connectMs: numbe
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** `cached plan must not change result type` (0A000) and `prepared statement … does not exist` (26000). */
+function isStalePreparedStatement(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return code === '26000' || (code === '0A000' && typeof message === 'string' && message.includes('cached plan'));
 }

@@ -33,6 +33,22 @@ describe('named statements on PostgreSQL', () => {
     }
   });
 
+  it('are prepared anew when a migration changed what one returns, the call that met the stale one included', async () => {
+    const db = await openDatabase({ databaseUrl: pg.url, dataDir: '', poolSize: 1 });
+    try {
+      await db.query('CREATE TABLE "prepared_shape" ("a" int)', []);
+      await db.query('INSERT INTO "prepared_shape" VALUES (1)', []);
+      const read = () => db.query('SELECT * FROM "prepared_shape"', [], { name: 'test_read_shape' });
+      expect((await read()).rows).toEqual([{ a: 1 }]);
+      // Another instance's migration: the prepared plan's result type no longer fits.
+      await db.query('ALTER TABLE "prepared_shape" ADD COLUMN "b" text DEFAULT \'x\'', []);
+      expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+      expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('stay unnamed with prepared statements off (a pooler in transaction mode)', async () => {
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: '', poolSize: 1, preparedStatements: false });
     try {

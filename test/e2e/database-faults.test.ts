@@ -96,7 +96,9 @@ describe('SIGTERM while the database hangs', () => {
       const started = Date.now();
       const code = await gateway.kill('SIGTERM');
       // Grace (1 s) + flush deadline (1.5 s) + closing: it used to wait 75 s, or for ever.
-      expect(Date.now() - started).toBeLessThan(8_000);
+      const tookMs = Date.now() - started;
+      // When it takes longer, the gateway's own account of its shutdown steps says where the time went.
+      if (tookMs >= 8_000) throw new Error(`the shutdown took ${tookMs} ms; the gateway's log:\n${gateway.output().split('\n').slice(-40).join('\n')}`);
       expect(code).toBe(0);
       await pending;
       const spool = path.join(dataDir, 'usage-spool.jsonl');

@@ -28,7 +28,7 @@ export interface QueryOptions {
    * statement a migration left stale (its result type changed) is prepared
    * anew on another connection. Unnamed with
    * `GATEWAY_DB_PREPARED_STATEMENTS=false` (a pooler in transaction mode that
-   * does not keep them) and on PGlite.
+   * does not keep them). PGlite keeps them too (pglite-prepared-statements.ts).
    */
   name?: string;
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
-import type { Database } from './database';
+import type { Database, QueryOptions } from './database';
+import { PglitePreparedStatements, rowCount } from './pglite-prepared-statements';
 import { StatementCount } from './statement-count';
 
 /**
@@ -20,6 +21,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const pg = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS] });
   await pg.waitReady;
   const statements = new StatementCount();
+  const prepared = new PglitePreparedStatements(pg);
   const prisma = new PrismaClient({ adapter: statements.adapter(new PrismaPGlite(pg)) });
   return {
     prisma,
@@ -29,10 +31,11 @@ export async function openPglite(dataDir: string): Promise<Database> {
       statements.add();
       await pg.exec(sql);
     },
-    async query<Row>(sql: string, params: unknown[]) {
+    async query<Row>(sql: string, params: unknown[], options?: QueryOptions) {
       statements.add();
+      if (options?.name) return prepared.query<Row>(options.name, sql, params);
       const result = await pg.query<Row>(sql, params);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      return { rows: result.rows, rowCount: rowCount(result) };
     },
     // One process owns the data folder, so there is nobody to race with.
     withMigrationLock: (fn) => fn(),

@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import type { Database, DatabaseTimeouts, QueryOptions } from './database';
+import { isStalePreparedStatement } from './stale-prepared-statement';
 import { StatementCount } from './statement-count';
 
 /** An arbitrary but fixed key for pg_advisory_lock, so instances migrate one at a time. */
@@ -83,10 +84,4 @@ async function withUnboundedClient<T>(connectionString: string, connectMs: numbe
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-/** `cached plan must not change result type` (0A000) and `prepared statement … does not exist` (26000). */
-function isStalePreparedStatement(err: unknown): boolean {
-  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-  return code === '26000' || (code === '0A000' && typeof message === 'string' && message.includes('cached plan'));
 }

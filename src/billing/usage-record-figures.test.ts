@@ -38,7 +38,13 @@ describe('usage record figures', () => {
       search: { queries: ['é "q"', '\u2028'], empty: {}, list: [], flag: false, at: new Date(0) },
       mcp: { server: 'weather', tool: 'forecast', outcome: 'ok', skipped: () => 1 },
     };
-    for (const p of [parts, odd]) {
+    // More figures than the marks written once, more distinct keys and kept strings than the cache of quoted text keeps.
+    const many: UsageRecordParts = {
+      ...parts,
+      provider_usage: { counts: Array.from({ length: 100 }, (_, i) => i) },
+      routing: Object.fromEntries(Array.from({ length: 2_100 }, (_, i) => [`k"${i}`, `v\n${i}`])),
+    };
+    for (const p of [parts, odd, many]) {
       const figures: unknown[] = [];
       const expected = JSON.stringify(Object.fromEntries(Object.entries(keeps).map(([name, keep]) => [name, tree(p[name as keyof UsageRecordParts] ?? null, keep, figures)])));
       const split = splitUsageRecordParts(p);

@@ -52,16 +52,22 @@ export interface SplitRecord {
  * The skeleton is written as JSON text directly, the same text
  * `JSON.stringify` gives for the skeleton as a tree of objects (keys in
  * their order, undefined members left out, functions as JSON leaves them),
- * without building that tree: it runs once for every usage record.
+ * without building that tree: it runs once for every usage record. Its
+ * pieces go into one array joined once, so the text is one flat string that
+ * the shape dictionary hashes without first copying a rope of hundreds of
+ * small concatenations (a chat record's split and lookup took 9.5 µs that
+ * way, 2.5 % of a loaded gateway's CPU).
  */
 export function splitUsageRecordParts(parts: UsageRecordParts): SplitRecord {
   const figures: unknown[] = [];
-  let skeleton = '{';
+  const out: string[] = ['{'];
   for (const name of PART_NAMES) {
-    const text = skeletonJson(parts[name] ?? null, KEEPS_STRINGS[name], figures);
-    if (text !== undefined) skeleton += `${skeleton.length > 1 ? ',' : ''}"${name}":${text}`;
+    const at = out.length;
+    out.push(out.length > 1 ? `,"${name}":` : `"${name}":`);
+    if (!writeSkeleton(parts[name] ?? null, KEEPS_STRINGS[name], figures, out)) out.length = at;
   }
-  return { skeleton: `${skeleton}}`, figures };
+  out.push('}');
+  return { skeleton: out.join(''), figures };
 }
 
 /** The parts back from their shape's skeleton (parsed) and the record's figures. */
@@ -85,31 +91,65 @@ export function figuresInShape(skeleton: unknown, parts: UsageRecordParts): unkn
 }
 
 /** A mark as JSON text: U+0001 is written as `\u0001`, as `JSON.stringify` writes it. */
-const MARK_JSON = '"\\u0001';
+const markJson = (index: number) => `"\\u0001${index}"`;
+/** The marks of a record's first figures, written once. */
+const MARKS_JSON = Array.from({ length: 64 }, (_, i) => markJson(i));
 
-/** `value`'s skeleton as JSON text, its figures pushed onto `figures`; undefined where JSON has no value (a function). */
-function skeletonJson(value: unknown, keepStrings: boolean, figures: unknown[]): string | undefined {
+/**
+ * Keys and kept strings as JSON text, remembered for the first ones seen
+ * (the gateway's own names, the catalog's, the upstream usage fields it
+ * meets): a bounded cache, since an upstream's raw usage may name anything.
+ */
+const QUOTED = new Map<string, string>();
+const QUOTED_LIMIT = 2_000;
+
+function quoted(text: string): string {
+  let json = QUOTED.get(text);
+  if (json === undefined) {
+    json = JSON.stringify(text);
+    if (QUOTED.size < QUOTED_LIMIT) QUOTED.set(text, json);
+  }
+  return json;
+}
+
+/**
+ * Writes `value`'s skeleton as JSON text onto `out`, its figures pushed onto
+ * `figures`. Returns false, having written nothing, where JSON has no value
+ * (undefined, a function, a symbol).
+ */
+function writeSkeleton(value: unknown, keepStrings: boolean, figures: unknown[], out: string[]): boolean {
   if (typeof value === 'number' || (typeof value === 'string' && !(keepStrings && !value.startsWith(MARK)))) {
-    figures.push(value);
-    return `${MARK_JSON}${figures.length - 1}"`;
+    const index = figures.push(value) - 1;
+    out.push(MARKS_JSON[index] ?? markJson(index));
+    return true;
   }
   if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += `${i ? ',' : ''}${skeletonJson(value[i], keepStrings, figures) ?? 'null'}`;
-    return `${text}]`;
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i) out.push(',');
+      if (!writeSkeleton(value[i], keepStrings, figures, out)) out.push('null');
+    }
+    out.push(']');
+    return true;
   }
   if (value !== null && typeof value === 'object') {
-    let text = '{';
+    out.push('{');
+    let members = 0;
     for (const k in value) {
       if (!Object.hasOwn(value, k)) continue;
       const v = (value as Record<string, unknown>)[k];
-      const member = v === undefined ? undefined : skeletonJson(v, keepStrings, figures);
-      if (member !== undefined) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(k)}:${member}`;
+      if (v === undefined) continue;
+      const at = out.length;
+      out.push(members ? `,${quoted(k)}:` : `${quoted(k)}:`);
+      if (writeSkeleton(v, keepStrings, figures, out)) members++;
+      else out.length = at;
     }
-    return `${text}}`;
+    out.push('}');
+    return true;
   }
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
-  return JSON.stringify(value);
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
+  out.push(value === null ? 'null' : typeof value === 'string' ? quoted(value) : JSON.stringify(value));
+  return true;
 }
 
 function fill(skeleton: unknown, figures: readonly unknown[]): unknown {

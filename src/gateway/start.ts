@@ -25,6 +25,17 @@ import { runShutdown, type ShutdownStep } from './shutdown';
 
 /** At shutdown, how long a request still arriving (its headers or body half-sent) may take to finish arriving. */
 const HALF_SENT_GRACE_MS = 1_000;
+/**
+ * At shutdown, how long each step that waits on something outside the
+ * process is waited for before the next step goes on: the jobs' rounds in
+ * progress (after the grace period), the doors' open operations, the spend
+ * leases given back, the spans exported, and each connection closed.
+ */
+const JOBS_STOP_MS = 2_000;
+const DOOR_STOP_MS = 5_000;
+const LEASES_RETURN_MS = 5_000;
+const SPANS_EXPORT_MS = 5_000;
+const CLOSE_MS = 2_000;
 
 export interface GatewayOptions {
   env: GatewayEnv;
@@ -151,11 +162,14 @@ function shutdownSteps(parts: RunningParts, reason: string): ShutdownStep[] {
     startDraining();
     logger.info('shutting down: no new requests, finishing those in flight', { reason, in_flight: guard.current });
   } },
-  { name: 'finish requests in flight and stop the jobs', run: async () => {
-    [idle] = await Promise.all([guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS), stopJobs(jobs, logger)]);
+  // A job's round waiting on a database that hangs must not hold back the flush of the usage records.
+  { name: 'finish requests in flight and stop the jobs', withinMs: env.GATEWAY_SHUTDOWN_GRACE_MS + JOBS_STOP_MS, run: async () => {
+    const jobsStopped = stopJobs(jobs, logger);
+    idle = await guard.drain(env.GATEWAY_SHUTDOWN_GRACE_MS);
     if (!idle) logger.warn('grace period over; closing requests still in flight', { in_flight: guard.current });
+    await jobsStopped;
   } },
-  ...doors.map((door) => ({ name: `stop ${door.name}`, run: () => door.stop() })),
+  ...doors.map((door) => ({ name: `stop ${door.name}`, withinMs: DOOR_STOP_MS, run: () => door.stop() })),
   { name: 'close the listener', run: () => closeListener(httpServer, idle) },
   { name: 'wait for usage records still owed', run: async () => {
     // Streams cut by closing their connections settle a moment later; their records go in before the flush.
@@ -166,19 +180,19 @@ function shutdownSteps(parts: RunningParts, reason: string): ShutdownStep[] {
     flushed = await services.writer.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS);
     if (!flushed) logger.error('usage records were spooled at shutdown; the next start replays them');
   } },
-  { name: 'give back spend leases', run: () => services.spendLeases?.returnAll() },
+  { name: 'give back spend leases', withinMs: LEASES_RETURN_MS, run: () => services.spendLeases?.returnAll() },
   { name: 'write stored responses', run: async () => {
     // Answered responses whose rows are still on their way: written before the database closes.
     if (!(await services.storedResponses.store.flushWithin(env.GATEWAY_SHUTDOWN_FLUSH_MS))) logger.error('some stored responses were not written before shutdown');
   } },
-  { name: 'export spans', run: () => tracing.close().catch((err: unknown) => logger.warn('spans could not be exported at shutdown', { err })) },
-  { name: 'close task updates', run: () => services.taskUpdates.close() },
-  { name: 'close rate-limit Redis', run: () => services.rateLimitRedis && closeRateLimitRedis(services.rateLimitRedis) },
-  { name: 'close key changes', run: () => services.keyChanges?.close() },
-  { name: 'close the ops listener', run: () => opsServer?.close() },
-  { name: 'close file storage', run: () => services.fileStorage.close() },
-  { name: 'close MCP event streams', run: () => services.mcp.close() },
-  { name: 'stop the simulator', run: () => simulator?.close() },
+  { name: 'export spans', withinMs: SPANS_EXPORT_MS, run: () => tracing.close().catch((err: unknown) => logger.warn('spans could not be exported at shutdown', { err })) },
+  { name: 'close task updates', withinMs: CLOSE_MS, run: () => services.taskUpdates.close() },
+  { name: 'close rate-limit Redis', withinMs: CLOSE_MS, run: () => services.rateLimitRedis && closeRateLimitRedis(services.rateLimitRedis) },
+  { name: 'close key changes', withinMs: CLOSE_MS, run: () => services.keyChanges?.close() },
+  { name: 'close the ops listener', withinMs: CLOSE_MS, run: () => opsServer?.close() },
+  { name: 'close file storage', withinMs: CLOSE_MS, run: () => services.fileStorage.close() },
+  { name: 'close MCP event streams', withinMs: CLOSE_MS, run: () => services.mcp.close() },
+  { name: 'stop the simulator', withinMs: CLOSE_MS, run: () => simulator?.close() },
   // A dead link must not hold the exit: the pool gets a few seconds to close.
   { name: 'close the database', run: () => Promise.race([db.close(), new Promise<void>((resolve) => setTimeout(resolve, flushed ? 5_000 : 1_000).unref())]) },
   { name: 'log the end', run: () => logger.info('shutdown complete', { reason }) },

@@ -27,9 +27,6 @@ export class PglitePreparedStatements {
   constructor(private readonly pg: PGlite) {}
 
   query<Row>(name: string, text: string, params: unknown[]): Promise<{ rows: Row[]; rowCount: number }> {
-    const taken = this.prepared.get(name);
-    // As node-postgres does: one name is one statement.
-    if (taken && taken.text !== text) return Promise.reject(new Error(`Prepared statements must be unique - '${name}' was used for a different statement`));
     return this.pg._runExclusiveTransaction(() =>
       this.pg._runExclusiveQuery(async () => {
         try {
@@ -46,6 +43,8 @@ export class PglitePreparedStatements {
 
   private async run<Row>(name: string, text: string, params: unknown[]): Promise<{ rows: Row[]; rowCount: number }> {
     const statement = this.prepared.get(name) ?? (await this.prepare(name, text));
+    // As node-postgres does: one name is one statement.
+    if (statement.text !== text) throw new Error(`Prepared statements must be unique - '${name}' was used for a different statement`);
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = this.pg.serializers[statement.paramTypes[i]!];

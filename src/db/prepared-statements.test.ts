@@ -13,6 +13,18 @@ async function prepared(db: Database): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** A named statement read once, then a migration changes what it returns: the next call (and the one after) answers in the new shape. */
+async function expectStaleStatementPreparedAnew(db: Database): Promise<void> {
+  await db.query('CREATE TABLE "prepared_shape" ("a" int)', []);
+  await db.query('INSERT INTO "prepared_shape" VALUES (1)', []);
+  const read = () => db.query('SELECT * FROM "prepared_shape"', [], { name: 'test_read_shape' });
+  expect((await read()).rows).toEqual([{ a: 1 }]);
+  // Another instance's migration: the prepared plan's result type no longer fits.
+  await db.query('ALTER TABLE "prepared_shape" ADD COLUMN "b" text DEFAULT \'x\'', []);
+  expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+  expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+}
+
 describe('named statements on PostgreSQL', () => {
   let pg: { url: string; drop(): Promise<void> };
   beforeAll(async () => {
@@ -39,14 +51,7 @@ describe('named statements on PostgreSQL', () => {
   it('are prepared anew when a migration changed what one returns, the call that met the stale one included', async () => {
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: '', poolSize: 1 });
     try {
-      await db.query('CREATE TABLE "prepared_shape" ("a" int)', []);
-      await db.query('INSERT INTO "prepared_shape" VALUES (1)', []);
-      const read = () => db.query('SELECT * FROM "prepared_shape"', [], { name: 'test_read_shape' });
-      expect((await read()).rows).toEqual([{ a: 1 }]);
-      // Another instance's migration: the prepared plan's result type no longer fits.
-      await db.query('ALTER TABLE "prepared_shape" ADD COLUMN "b" text DEFAULT \'x\'', []);
-      expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
-      expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+      await expectStaleStatementPreparedAnew(db);
     } finally {
       await db.close();
     }
@@ -100,13 +105,7 @@ describe('named statements on PGlite', () => {
   });
 
   it('are prepared anew when a migration changed what one returns', async () => {
-    await db.query('CREATE TABLE "prepared_shape" ("a" int)', []);
-    await db.query('INSERT INTO "prepared_shape" VALUES (1)', []);
-    const read = () => db.query('SELECT * FROM "prepared_shape"', [], { name: 'test_read_shape' });
-    expect((await read()).rows).toEqual([{ a: 1 }]);
-    await db.query('ALTER TABLE "prepared_shape" ADD COLUMN "b" text DEFAULT \'x\'', []);
-    expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
-    expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+    await expectStaleStatementPreparedAnew(db);
   });
 
   it('wait for an open transaction of Prisma\'s instead of running inside it', async () => {
